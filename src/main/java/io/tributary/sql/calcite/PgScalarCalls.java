@@ -20,7 +20,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * PostgreSQL, replaced by calls of {@link PgScalarFunctions} of the same type (so row types stay as
  * validated): float, numeric, timestamp, time and boolean to text (PostgreSQL's float text, a
  * numeric's leading 0, the fraction of a second, {@code true}/{@code false} where Calcite prints
- * {@code TRUE}), text to date, time, timestamp and the floats (PostgreSQL's input forms and SQLSTATEs), {@code
+ * {@code TRUE}), text to date, time, timestamp, the floats and bytea (PostgreSQL's input forms and SQLSTATEs), {@code
  * date ± days} (22008 past PostgreSQL's dates), float to
  * boolean (42846), {@code round} of a float (half to even), {@code sqrt}, {@code power} and
  * {@code ^}, {@code ln} and {@code log} (base 10; with two arguments the base first) with
@@ -51,6 +51,7 @@ final class PgScalarCalls {
     private static final SqlOperator TEXT_TIMESTAMP = function("textTimestamp");
     private static final SqlOperator TEXT_FLOAT8 = function("textFloat8");
     private static final SqlOperator TEXT_FLOAT4 = function("textFloat4");
+    private static final SqlOperator TEXT_BYTEA = function("textBytea");
     private static final SqlOperator NUMERIC_FLOAT8 = function("numericFloat8");
     private static final SqlOperator NUMERIC_FLOAT4 = function("numericFloat4");
     private static final SqlOperator FLOAT8_ROUND = function("float8Round");
@@ -254,10 +255,12 @@ final class PgScalarCalls {
                 case TIMESTAMP -> TEXT_TIMESTAMP;
                 case DOUBLE, FLOAT -> TEXT_FLOAT8;
                 case REAL -> TEXT_FLOAT4;
+                case BINARY, VARBINARY -> TEXT_BYTEA;
                 default -> null;
             };
             // PostgreSQL's input forms and errors (22007, 22008; 'inf', 'nan' and 22003 for floats)
-            // where Calcite's reads only its own
+            // where Calcite's reads only its own; bytea input (hex or escape form) where Calcite's
+            // takes the characters' UTF-16 bytes and cuts them to the type's length
             return input == null ? null : rexBuilder.makeCall(cast.getType(), input, List.of(operand));
         }
         if (!TEXTS.contains(to)) {

@@ -10,6 +10,7 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.linq4j.function.Strict;
 
 /**
@@ -97,6 +98,14 @@ public final class PgScalarFunctions {
     /** {@code text::time}: PostgreSQL's time input, as Calcite's milliseconds of the day. */
     public static int textTime(String s) {
         return (int) (PgDateTimeInput.parseTime(s) / 1000);
+    }
+
+    /**
+     * {@code text::bytea}: PostgreSQL's bytea input of the text (hex {@code \x...} or escape form),
+     * as PostgreSQL's I/O conversion cast reads it, with its errors for a malformed one.
+     */
+    public static ByteString textBytea(String s) {
+        return new ByteString(PgTextFormat.parseBytea(s));
     }
 
     /** {@code text::timestamp}: PostgreSQL's timestamp input, in microseconds. */

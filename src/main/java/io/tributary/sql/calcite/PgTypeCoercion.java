@@ -92,11 +92,30 @@ final class PgTypeCoercion extends TypeCoercionImpl {
         }
         List<RelDataType> types = operandTypes;
         boolean coerced = false;
+        for (int i = 0; i < operandTypes.size(); i++) {
+            if (expectedFamilies.get(i) == SqlTypeFamily.BOOLEAN
+                    && binding.operand(i) instanceof SqlCharStringLiteral text) {
+                // PostgreSQL resolves the string constant of 'f' AND x as boolean input ('t', 'yes', 'off', ...,
+                // 22P02 otherwise); Calcite casts no string to boolean implicitly
+                Boolean value = (Boolean) io.tributary.common.types.PgTextFormat.parse(
+                        io.tributary.common.types.DataType.BOOLEAN, text.getValueAs(String.class));
+                org.apache.calcite.sql.SqlLiteral bool =
+                        org.apache.calcite.sql.SqlLiteral.createBoolean(value, text.getParserPosition());
+                RelDataType booleanType = factory.createSqlType(SqlTypeName.BOOLEAN);
+                binding.getCall().setOperand(i, bool);
+                updateInferredType(bool, booleanType);
+                if (types == operandTypes) {
+                    types = new ArrayList<>(operandTypes);
+                }
+                types.set(i, booleanType);
+                coerced = true;
+            }
+        }
         SqlTypeName argument = UnknownConstants.numericArgument(name, operandTypes.size());
         if (argument != null) {
             // the type PostgreSQL resolves a string constant argument to
             RelDataType target = factory.createSqlType(argument);
-            types = new ArrayList<>(operandTypes);
+            types = new ArrayList<>(types);
             for (int i = 0; i < types.size(); i++) {
                 SqlTypeFamily family = expectedFamilies.get(i);
                 if (binding.operand(i) instanceof SqlCharStringLiteral
@@ -170,6 +189,16 @@ final class PgTypeCoercion extends TypeCoercionImpl {
             throw noOperator(
                     binding, binding.getOperator().getName(), binding.getOperandType(0), binding.getOperandType(1));
         }
+        if (!quantified(binding) && binding.getOperandCount() == 2) {
+            // bytea beside a string constant compares bytes (PostgreSQL's unknown resolved as bytea);
+            // Calcite would compare the bytea's text with the string
+            for (int i = 0; i < 2; i++) {
+                if (binding.operand(i) instanceof SqlCharStringLiteral
+                        && SqlTypeUtil.isBinary(binding.getOperandType(1 - i))) {
+                    return readAsBytea(binding.getCall(), i);
+                }
+            }
+        }
         return super.binaryComparisonCoercion(binding);
     }
 
@@ -187,6 +216,30 @@ final class PgTypeCoercion extends TypeCoercionImpl {
     /** The rules of CASE, COALESCE, GREATEST, set operations' and VALUES' result types, for {@link PgValidator}. */
     CommonTypeResolution commonTypes() {
         return common;
+    }
+
+    /**
+     * A string constant that an operator or function takes as bytea ({@code b = '\x0102'}) becomes
+     * the bytes PostgreSQL's bytea input reads from it (22P02 or 22023 for malformed input); Calcite's
+     * cast, folded into a constant, would take its characters' UTF-16 bytes. Other coercions are Calcite's.
+     */
+    @Override
+    protected boolean coerceOperandType(SqlValidatorScope scope, SqlCall call, int index, RelDataType targetType) {
+        if (SqlTypeUtil.isBinary(targetType) && call.operand(index) instanceof SqlCharStringLiteral) {
+            return readAsBytea(call, index);
+        }
+        return super.coerceOperandType(scope, call, index, targetType);
+    }
+
+    /** Replaces string constant {@code index} of {@code call} with the bytes of its bytea input; true. */
+    private boolean readAsBytea(SqlCall call, int index) {
+        SqlCharStringLiteral text = call.operand(index);
+        org.apache.calcite.sql.SqlLiteral bytes = org.apache.calcite.sql.SqlLiteral.createBinaryString(
+                io.tributary.common.types.PgTextFormat.parseBytea(text.getValueAs(String.class)),
+                text.getParserPosition());
+        call.setOperand(index, bytes);
+        updateInferredType(bytes, bytes.createSqlType(factory));
+        return true;
     }
 
     /** {@link #coerceOperandType}, for {@link CommonTypeResolution}. */

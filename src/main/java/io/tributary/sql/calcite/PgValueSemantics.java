@@ -207,8 +207,14 @@ final class PgValueSemantics extends StatementRewrite {
             if (spec.getTypeNameSpec().getTypeName().getSimple().equalsIgnoreCase("bytea")) {
                 // PostgreSQL reads the text as bytea input (hex or escape format); Calcite would take its characters'
                 // bytes
+                // bytes, typed bytea (VARBINARY without a length): a BINARY(n) literal would make a VALUES list
+                // or set operation cut the other rows' values to its n bytes
                 byte[] bytes = io.tributary.common.types.PgTextFormat.parseBytea(lit.getValueAs(String.class));
-                return rewritten(SqlLiteral.createBinaryString(bytes, pos));
+                return rewritten(call.getOperator()
+                        .createCall(
+                                pos,
+                                SqlLiteral.createBinaryString(bytes, pos),
+                                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.VARBINARY, pos), pos)));
             }
             if (spec.getTypeNameSpec().getTypeName().getSimple().equalsIgnoreCase("uuid")) {
                 // PostgreSQL's uuid input (braces, no hyphens, upper case) and its 22P02; Calcite's is Java's
