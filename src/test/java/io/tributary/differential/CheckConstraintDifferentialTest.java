@@ -186,4 +186,50 @@ class CheckConstraintDifferentialTest {
         }
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
+
+    /**
+     * Date, timestamp and interval arithmetic and interval comparisons in CHECK conditions and
+     * DEFAULTs (planned per row, as a view's are): accepted, enforced with PostgreSQL's messages, and
+     * the same in a materialized view's WHERE.
+     */
+    @Test
+    void intervalExpressionsInChecksAndDefaultsLikePostgres() {
+        List<String> mismatches = new ArrayList<>();
+        for (String sql : List.of(
+                "CREATE TABLE ci (id int PRIMARY KEY, a timestamp, b timestamp, d date, i interval,"
+                        + " e timestamp DEFAULT DATE '2024-01-01' + INTERVAL '1 day',"
+                        + " f timestamp DEFAULT TIMESTAMP '2024-01-01 10:00' - INTERVAL '90 minutes',"
+                        + " g interval DEFAULT INTERVAL '1 hour' * 2,"
+                        + " CHECK (age(b, a) > INTERVAL '1 day'), CHECK (a + INTERVAL '1 day' > a),"
+                        + " CONSTRAINT span CHECK (b - a < INTERVAL '30 days'), CHECK (i < INTERVAL '1 day'),"
+                        + " CONSTRAINT dated CHECK (d + INTERVAL '1 hour' > a), CHECK (d - 1 < b))",
+                "INSERT INTO ci (id, a, b, d, i) VALUES (1, '2024-01-01', '2024-01-03', '2024-01-01', '2 hours')",
+                "INSERT INTO ci (id, a, b, d, i) VALUES (2, '2024-01-01', '2024-01-01 12:00', '2024-01-01', '2 hours')",
+                "INSERT INTO ci (id, a, b, d, i) VALUES (3, '2024-01-01', '2024-03-01', '2024-01-01', '2 hours')",
+                "INSERT INTO ci (id, a, b, d, i) VALUES (4, '2024-01-01', '2024-01-03', '2024-01-01', '2 days')",
+                "INSERT INTO ci (id, a, b, d, i) VALUES (5, '2024-01-01', '2024-01-03', '2023-12-30', '1 hour')",
+                "INSERT INTO ci (id, a, b, d, i) VALUES (6, '2024-02-01', '2024-02-05', '2024-02-03', NULL)",
+                "UPDATE ci SET b = b + INTERVAL '60 days' WHERE id = 1",
+                "UPDATE ci SET i = i * 10 WHERE id = 1",
+                "ALTER TABLE ci ADD CHECK (b > a - INTERVAL '1 hour')",
+                "ALTER TABLE ci ADD CONSTRAINT late CHECK (b - INTERVAL '3 days' > a)",
+                "INSERT INTO ci (id, a, b, d, i) VALUES (7, '2024-01-01', '2024-01-03', '2024-01-01', '1 hour')",
+                "SELECT * FROM ci ORDER BY id",
+                // age of one argument reads today's date, which both servers share
+                "CREATE TABLE ca (a timestamp, CHECK (age(a) > INTERVAL '1 day'))",
+                "INSERT INTO ca VALUES ('2000-01-01')",
+                "INSERT INTO ca VALUES ('2999-01-01')",
+                "SELECT * FROM ca",
+                "SELECT conname FROM pg_constraint WHERE conrelid = 'ci'::regclass AND contype = 'c' ORDER BY 1",
+                "CREATE MATERIALIZED VIEW ci_m AS SELECT id, b - a AS span FROM ci"
+                        + " WHERE a > b - INTERVAL '3 days' AND age(b, a) < INTERVAL '1 week'",
+                "SELECT * FROM ci_m ORDER BY id")) {
+            String expected = StatementOutcome.withMessage(pg, sql);
+            String actual = StatementOutcome.withMessage(tributary.connection, sql);
+            if (!expected.equals(actual)) {
+                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
 }

@@ -112,13 +112,22 @@ class TimeZoneDifferentialTest {
                 "'zulu'",
                 "'GMT+5'",
                 "'Etc/GMT-14'",
+                "'PST8PDT'",
+                "'<+03>-3'",
+                "'UTC-03:30'",
+                "'+5'",
                 "'America/St_Johns'")) {
             statements.add("SET TIME ZONE " + zone);
             statements.add("SHOW TimeZone");
+            statements.add("SELECT TIMESTAMPTZ '2024-07-01 12:00+00' AS a, TIMESTAMPTZ '1995-01-15 12:00+00' AS b,"
+                    + " '2024-01-15 12:00'::timestamptz AS c");
         }
         statements.addAll(List.of(
                 "SET TIME ZONE 'Foo/Bar'",
                 "SET TIME ZONE 'PST'",
+                // abbreviations are no zone names for SET, whatever AT TIME ZONE reads
+                "SET TIME ZONE 'msk'",
+                "SET TIME ZONE 'CLT'",
                 "SET TIME ZONE INTERVAL '1 day'",
                 "SET TIME ZONE INTERVAL '1 mon'",
                 "SHOW TimeZone",
@@ -126,6 +135,15 @@ class TimeZoneDifferentialTest {
                 "SHOW timezone",
                 "SET TimeZone TO 'Europe/Berlin'",
                 "SELECT current_setting('TimeZone') AS z",
+                // back to the server's zone (UTC by another name there: Etc/UTC), so no SHOW
+                "SET TIME ZONE LOCAL",
+                "SELECT TIMESTAMPTZ '2024-07-01 12:00+00' AS a",
+                "SET TIME ZONE 'Asia/Kolkata'",
+                "SET TIME ZONE DEFAULT",
+                "SELECT TIMESTAMPTZ '2024-07-01 12:00+00' AS a",
+                "SET TIME ZONE 'Asia/Kolkata'",
+                "RESET TimeZone",
+                "SELECT TIMESTAMPTZ '2024-07-01 12:00+00' AS a",
                 "SET TIME ZONE 'UTC'"));
         List<String> mismatches = pair.mismatches(statements);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));

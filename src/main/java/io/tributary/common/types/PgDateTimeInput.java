@@ -115,8 +115,11 @@ public final class PgDateTimeInput {
         long micros;
         /** The offset read by {@link #timeAndZone}, seconds east of UTC, or {@link #NO_OFFSET}. */
         long offsetSeconds = NO_OFFSET;
-        /** The zone named by {@link #timeAndZone} ({@code America/New_York}), whose offset depends on the time; or null. */
-        PgTimeZone namedZone;
+        /**
+         * The zone named by {@link #timeAndZone} whose offset depends on the time ({@code
+         * America/New_York}, the abbreviation {@code MSK}); or null.
+         */
+        PgZone namedZone;
 
         Fields(String text, String typeName) {
             this.text = text;
@@ -223,10 +226,10 @@ public final class PgDateTimeInput {
         }
 
         /**
-         * An optional offset: {@code Z}, {@code UTC}, {@code ±H[H][:MM]}, an abbreviation ({@code PST},
-         * {@link ZoneAbbreviations}); its seconds east, or {@link
-         * #NO_OFFSET} for none or for a zone name with a slash ({@code Europe/Paris}, any case), which
-         * is kept in {@link #namedZone} instead.
+         * An optional offset: {@code Z}, {@code UTC}, {@code ±H[H][:MM]}; its seconds east, or {@link
+         * #NO_OFFSET} for none, for an abbreviation ({@code PST}, {@link ZoneAbbreviations}) and for a
+         * zone name with a slash ({@code Europe/Paris}, any case), which are kept in {@link
+         * #namedZone} instead.
          *
          * @throws TributaryException 22023 {@code time zone "x" not recognized} for a name PostgreSQL's
          *     tzdata lacks, as PostgreSQL reports it (lower case)
@@ -249,12 +252,13 @@ public final class PgDateTimeInput {
                 return NO_OFFSET;
             }
             if (rest.chars().allMatch(Character::isLetter)) {
-                Integer abbreviated = ZoneAbbreviations.offsetSeconds(rest);
-                if (abbreviated == null) {
+                ZoneAbbreviation abbreviation = ZoneAbbreviations.find(rest);
+                if (abbreviation == null) {
                     throw syntax();
                 }
+                namedZone = abbreviation;
                 pos = text.length();
-                return abbreviated;
+                return NO_OFFSET;
             }
             char sign = text.charAt(pos);
             if (sign != '+' && sign != '-') {

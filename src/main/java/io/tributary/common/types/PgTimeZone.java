@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
  * <+02>-02} or {@code FOO+3}, whose offset is hours <em>west</em> of Greenwich. A fixed offset is
  * named as {@code pg_tzset_offset} names it ({@code <+05:30>-05:30}).
  */
-public record PgTimeZone(String name, ZoneId zone) {
+public record PgTimeZone(String name, ZoneId zone) implements PgZone {
     /** The default zone of every session. */
     public static final PgTimeZone UTC = new PgTimeZone("UTC", ZoneOffset.UTC);
 
@@ -142,6 +142,7 @@ public record PgTimeZone(String name, ZoneId zone) {
     }
 
     /** Seconds east of Greenwich at the instant {@code micros} (since 1970-01-01 UTC). */
+    @Override
     public int offsetSeconds(long micros) {
         if (zone instanceof ZoneOffset fixed) {
             return fixed.getTotalSeconds();
@@ -185,6 +186,7 @@ public record PgTimeZone(String name, ZoneId zone) {
      * a spring-forward skips is read with the offset before the change, a time a fall-back repeats
      * with the offset after it.
      */
+    @Override
     public long toInstant(long localMicros) {
         if (zone instanceof ZoneOffset fixed) {
             return localMicros - fixed.getTotalSeconds() * MICROS_PER_SECOND;

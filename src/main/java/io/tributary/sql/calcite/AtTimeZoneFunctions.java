@@ -5,6 +5,8 @@ import io.tributary.common.TributaryException;
 import io.tributary.common.types.Interval;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.common.types.PgTimeZone;
+import io.tributary.common.types.PgZone;
+import io.tributary.common.types.ZoneAbbreviation;
 import java.time.ZoneOffset;
 import java.util.Locale;
 import java.util.Map;
@@ -21,67 +23,20 @@ import java.util.regex.Pattern;
  * zone Calcite's milliseconds. Never called with NULL.
  *
  * <p>The zone is read as {@code timestamptz_zone} reads it: first as a time zone abbreviation of
- * PostgreSQL's default set ({@code PST}, {@code CEST}: a fixed offset), then as a POSIX offset
+ * PostgreSQL's default set ({@code PST} is a fixed offset, {@code MSK} and {@code CLT} one that
+ * depends on the date: {@link ZoneAbbreviation}), then as a POSIX offset
  * ({@code '+05:30'} and {@code '-03'} are hours <em>west</em> of Greenwich, {@code 'UTC+3'} too),
  * then as a zone name in any case; anything else is 22023 {@code time zone "..." not recognized}.
  * An interval zone is its offset east of Greenwich and may hold no days.
  */
 public final class AtTimeZoneFunctions {
     /** Zones by the text given; a zone column may hold many, so the cache is emptied when it grows large. */
-    private static final Map<String, PgTimeZone> ZONES = new ConcurrentHashMap<>();
+    private static final Map<String, PgZone> ZONES = new ConcurrentHashMap<>();
 
     private static final int CACHED_ZONES = 1024;
     private static final long MILLIS_PER_DAY = 86_400_000L;
     /** A POSIX offset without a name: hours west of Greenwich, then minutes and seconds. */
     private static final Pattern OFFSET = Pattern.compile("([+-]?)(\\d{1,2})(?::(\\d{2}))?(?::(\\d{2}))?");
-
-    /**
-     * The fixed-offset abbreviations of PostgreSQL's {@code Default} abbreviation set, in seconds
-     * east of Greenwich; PostgreSQL reads them before zone names ({@code EST} is -05, not America/New_York).
-     * A subset of {@code io.tributary.common.types.ZoneAbbreviations}, the input's full default set,
-     * which also holds the abbreviations PostgreSQL looks up in a zone ({@code MSK}), unknown here
-     * ({@code AtTimeZoneDifferentialTest} and {@code ZoneNameInputDifferentialTest} check these).
-     */
-    private static final Map<String, Integer> ABBREVIATIONS = Map.ofEntries(
-            Map.entry("utc", 0),
-            Map.entry("ut", 0),
-            Map.entry("gmt", 0),
-            Map.entry("z", 0),
-            Map.entry("zulu", 0),
-            Map.entry("wet", 0),
-            Map.entry("bst", 3600),
-            Map.entry("cet", 3600),
-            Map.entry("cest", 7200),
-            Map.entry("met", 3600),
-            Map.entry("mest", 7200),
-            Map.entry("eet", 7200),
-            Map.entry("eest", 10800),
-            Map.entry("ist", 7200),
-            Map.entry("jst", 32400),
-            Map.entry("kst", 32400),
-            Map.entry("hkt", 28800),
-            Map.entry("awst", 28800),
-            Map.entry("acst", 34200),
-            Map.entry("acdt", 37800),
-            Map.entry("aest", 36000),
-            Map.entry("aedt", 39600),
-            Map.entry("nzst", 43200),
-            Map.entry("nzdt", 46800),
-            Map.entry("nst", -12600),
-            Map.entry("ndt", -9000),
-            Map.entry("ast", -14400),
-            Map.entry("adt", -10800),
-            Map.entry("est", -18000),
-            Map.entry("edt", -14400),
-            Map.entry("cst", -21600),
-            Map.entry("cdt", -18000),
-            Map.entry("mst", -25200),
-            Map.entry("mdt", -21600),
-            Map.entry("pst", -28800),
-            Map.entry("pdt", -25200),
-            Map.entry("akst", -32400),
-            Map.entry("akdt", -28800),
-            Map.entry("hst", -36000));
 
     private AtTimeZoneFunctions() {}
 
@@ -118,12 +73,12 @@ public final class AtTimeZoneFunctions {
     }
 
     /** The zone {@code text} names, read as PostgreSQL's {@code timestamptz_zone} reads it. */
-    static PgTimeZone zone(String text) {
-        PgTimeZone cached = ZONES.get(text);
+    static PgZone zone(String text) {
+        PgZone cached = ZONES.get(text);
         if (cached != null) {
             return cached;
         }
-        PgTimeZone zone = read(text);
+        PgZone zone = read(text);
         if (ZONES.size() >= CACHED_ZONES) {
             ZONES.clear();
         }
@@ -131,10 +86,10 @@ public final class AtTimeZoneFunctions {
         return zone;
     }
 
-    private static PgTimeZone read(String text) {
-        Integer abbreviation = ABBREVIATIONS.get(text.toLowerCase(Locale.ROOT));
+    private static PgZone read(String text) {
+        ZoneAbbreviation abbreviation = ZoneAbbreviation.find(text.toLowerCase(Locale.ROOT));
         if (abbreviation != null) {
-            return new PgTimeZone(text, ZoneOffset.ofTotalSeconds(abbreviation));
+            return abbreviation;
         }
         Matcher m = OFFSET.matcher(text);
         if (m.matches()) {

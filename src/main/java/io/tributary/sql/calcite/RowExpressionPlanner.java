@@ -28,6 +28,8 @@ final class RowExpressionPlanner {
     private final TableDef table;
     private final Catalog alone;
     private final String query;
+    /** The text parsed: {@link #query} with the text rewrites, then those of {@link #plan}'s refusals. */
+    private String text;
 
     RowExpressionPlanner(TableDef table, String expression) {
         this.table = table;
@@ -42,34 +44,64 @@ final class RowExpressionPlanner {
      * @throws TributaryException a syntax error, as the SELECT path reports it
      */
     SqlNode parse() {
+        text = PgSyntaxText.rewrite(query);
+        return parse(text);
+    }
+
+    private SqlNode parse(String sql) {
         SqlNode node;
         try {
-            node = SqlParser.create(PgSyntaxText.rewrite(query), CalciteSettings.PARSER)
-                    .parseQuery();
+            node = SqlParser.create(sql, CalciteSettings.PARSER).parseQuery();
         } catch (SqlParseException e) {
             throw SqlErrors.translate(e, query);
         }
-        return node.accept(new PgOperatorPrecedence(query));
+        return node.accept(new PgOperatorPrecedence(sql));
     }
 
     /**
-     * Rewrites, validates and converts what {@link #parse} returned.
+     * Rewrites, validates and converts what {@link #parse} returned. Operators Calcite refuses that
+     * have PostgreSQL's meaning (date and interval arithmetic and comparisons) are rewritten and the
+     * text planned again, as views are ({@link CalciteViewPlanner}).
      *
      * @param otherShape the error for a plan that is not one projection straight over the table's
      *     scan (an aggregate, a join the rewrites made), given that plan
      * @throws TributaryException a validation error, as the SELECT path reports it, or {@code otherShape}'s
      */
     Planned plan(SqlNode parsed, Function<RelNode, TributaryException> otherShape) {
-        SqlNode node = StatementRewrite.applyAll(parsed, DatabaseQualifiedNames.forView(alone))
-                .statement();
-        ViewQueryConverter converter = new ViewQueryConverter(alone);
+        SqlNode node = parsed;
+        ViewQueryConverter converter;
         RelNode rel;
-        try {
-            rel = converter.convert(converter.validate(node)).project();
-        } catch (TributaryException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw SqlErrors.translate(e, query);
+        for (int rewrites = 0; ; rewrites++) {
+            node = StatementRewrite.applyAll(node, DatabaseQualifiedNames.forView(alone))
+                    .statement();
+            converter = new ViewQueryConverter(alone);
+            String again;
+            try {
+                SqlNode validated = converter.validate(node);
+                // a date plus or minus an interval is a timestamp: cast the date and plan again
+                again = rewrites < DateArithmetic.MAX_REWRITES
+                        ? DateIntervalSums.rewrite(text, validated, converter.validator())
+                        : null;
+                if (again == null) {
+                    rel = converter.convert(validated).project();
+                    break;
+                }
+            } catch (RuntimeException e) {
+                // PostgreSQL's date and interval arithmetic, written anew at the error's position
+                // as for queries and views ({@code b - a < INTERVAL '1 hour'})
+                try {
+                    again = rewrites < DateArithmetic.MAX_REWRITES ? DateArithmetic.rewrite(text, e) : null;
+                } catch (PositionedError refused) {
+                    throw SqlErrors.translate(refused, new StatementPositions(query, text, node, null));
+                }
+                if (again == null) {
+                    throw e instanceof TributaryException known
+                            ? known
+                            : SqlErrors.translate(e, new StatementPositions(query, text, node, null));
+                }
+            }
+            text = again;
+            node = parse(text);
         }
         if (!(rel instanceof Project project) || !(project.getInput() instanceof TableScan scan)) {
             throw otherShape.apply(rel);
