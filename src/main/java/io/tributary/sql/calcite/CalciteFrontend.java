@@ -63,6 +63,7 @@ public final class CalciteFrontend implements AutoCloseable {
     private final Program program;
 
     private final PgCatalog pgCatalog;
+    private final CatalogResultTypes catalogTypes;
     /** The session's read context, which the plans made past Calcite read through. */
     private final ReadContext context;
 
@@ -94,6 +95,7 @@ public final class CalciteFrontend implements AutoCloseable {
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);
         this.connection = schemas.connection();
         this.pgCatalog = schemas.pgCatalog();
+        this.catalogTypes = new CatalogResultTypes(pgCatalog::tables);
         this.targets = new DmlTargets(catalog, systemTables, schemas);
         DmlQueries queries = new DmlQueries() {
             @Override
@@ -484,7 +486,7 @@ public final class CalciteFrontend implements AutoCloseable {
             // the hook is this thread's only: other sessions plan with their own program
             try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
                 statement = connection.prepareStatement(attempt);
-                return new CalcitePreparedQuery(statement, original, order, parameterCount, labels);
+                return new CalcitePreparedQuery(statement, original, order, parameterCount, labels, catalogTypes);
             } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
                 closeQuietly(statement);
                 String again;
