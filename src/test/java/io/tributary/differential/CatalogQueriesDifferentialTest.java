@@ -73,8 +73,9 @@ class CatalogQueriesDifferentialTest {
      * pg_typeof of values Tributary holds as another type (issue 12): character(n) casts and
      * columns (direct and through a derived table), the session functions PostgreSQL types name,
      * casts to catalog types and catalog columns of type name, "char" and oid; a string function of a
-     * constant stays text. Also "char" and oid catalog values in comparisons and casts, and catalog
-     * columns of type "char" read as they are, which clients see as "char" (JDBC type CHAR).
+     * constant stays text; the same in a view and a materialized view. Also "char" and oid catalog values in comparisons and casts, and catalog
+     * columns of type "char" read as they are, which clients see as "char" (JDBC type CHAR), and a
+     * pg_typeof column, which they see as regtype.
      */
     @Test
     void typeNamesOfCharNameAndCatalogValues() {
@@ -97,10 +98,20 @@ class CatalogQueriesDifferentialTest {
                         + " pg_typeof(c.relnamespace)::text AS d, pg_typeof(relnatts)::text AS e"
                         + " FROM pg_class c WHERE relname = 'pg_class'",
                 "SELECT relkind, c.relname, c.relkind AS k FROM pg_class c WHERE relname = 'pg_class'",
+                "SELECT pg_typeof(1), pg_typeof(c.relkind) AS k, pg_typeof(relname)::text AS n"
+                        + " FROM pg_class c WHERE relname = 'pg_class'",
                 "SELECT n.nspname, t.typtype FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_type t"
                         + " ON t.typnamespace = n.oid WHERE t.typname = 'int4'",
                 "SELECT relkind::text AS t, relkind = 'r' AS e, oid = 1259 AS o, oid::int8 AS b, 1259::oid::text AS c"
                         + " FROM pg_class WHERE relname = 'pg_class'",
+                "CREATE VIEW typeof_v AS SELECT id, pg_typeof(c)::text AS c, pg_typeof('a'::char(2))::text AS a"
+                        + " FROM typeof_t",
+                "SELECT * FROM typeof_v",
+                "CREATE MATERIALIZED VIEW typeof_m AS SELECT id, pg_typeof(c)::text AS c,"
+                        + " pg_typeof('a'::char(2))::text AS a FROM typeof_t",
+                "SELECT * FROM typeof_m",
+                "DROP MATERIALIZED VIEW typeof_m",
+                "DROP VIEW typeof_v",
                 "DROP TABLE typeof_t"));
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }

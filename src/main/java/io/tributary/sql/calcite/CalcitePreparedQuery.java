@@ -35,6 +35,7 @@ final class CalcitePreparedQuery implements PreparedQuery {
 
     /**
      * @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's
+     * @param typeOids {@link ResultTypeOids#of} of the statement's select items, or null
      * @param catalogTypes the OIDs of catalog columns read as they are
      */
     CalcitePreparedQuery(
@@ -43,6 +44,7 @@ final class CalcitePreparedQuery implements PreparedQuery {
             int[] order,
             int parameterCount,
             List<String> labels,
+            List<Integer> typeOids,
             CatalogResultTypes catalogTypes)
             throws SQLException {
         this.statement = statement;
@@ -83,14 +85,16 @@ final class CalcitePreparedQuery implements PreparedQuery {
                 type = DataType.bpchar(md.getPrecision(i));
             }
             records[i - 1] = md.getColumnType(i) == java.sql.Types.STRUCT;
-            int catalogOid = type.kind() == TypeKind.TEXT && isTableColumn(md, i)
-                    ? catalogTypes.oid(md.getSchemaName(i), md.getTableName(i), md.getColumnName(i))
-                    : 0;
+            int describedOid = type.kind() != TypeKind.TEXT
+                    ? 0
+                    : isTableColumn(md, i)
+                            ? catalogTypes.oid(md.getSchemaName(i), md.getTableName(i), md.getColumnName(i))
+                            : ResultTypeOids.of(typeOids, labels, i - 1, md.getColumnCount());
             cols.add(
                     records[i - 1]
                             ? new ResultColumn(label, DataType.TEXT, ResultColumn.RECORD_OID)
-                            : catalogOid != 0
-                                    ? new ResultColumn(label, type, catalogOid)
+                            : describedOid != 0
+                                    ? new ResultColumn(label, type, describedOid)
                                     : new ResultColumn(label, type));
         }
         this.columns = List.copyOf(cols);

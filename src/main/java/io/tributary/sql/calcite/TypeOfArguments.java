@@ -102,17 +102,23 @@ public final class TypeOfArguments {
      * During validation, before {@code call}'s type is derived: when {@code call} is {@code
      * pg_typeof} of a column that is a table's {@code character(n)} column ({@link CharColumns})
      * or a catalog relation's column of a type Tributary holds as another ({@code name}, {@code
-     * oid}, {@code "char"} ...), it becomes {@link #named} of that type's name, in place.
+     * oid}, {@code "char"} ...), or of an expression {@link #ofExpression} names (in a view's
+     * query, which {@link PgCatalogCalls} does not rewrite), it becomes {@link #named} of that
+     * type's name, in place.
      */
     static void resolve(PgValidator validator, SqlValidatorScope scope, SqlBasicCall call) {
-        if (!call.getOperator().getName().equalsIgnoreCase(PgTypeOf.NAME)
-                || call.operandCount() != 1
-                || !(call.operand(0) instanceof SqlIdentifier column)) {
+        if (!call.getOperator().getName().equalsIgnoreCase(PgTypeOf.NAME) || call.operandCount() != 1) {
             return;
         }
-        String type = catalogColumnType(scope, column);
-        if (type == null && CharColumns.isCharColumn(validator, scope, column)) {
-            type = "character";
+        String type;
+        if (call.operand(0) instanceof SqlIdentifier column) {
+            type = catalogColumnType(scope, column);
+            if (type == null && CharColumns.isCharColumn(validator, scope, column)) {
+                type = "character";
+            }
+        } else {
+            // a view's query reaches validation without PgCatalogCalls' rewrites
+            type = ofExpression(call.operand(0));
         }
         if (type != null) {
             SqlParserPos pos = call.getParserPosition();
