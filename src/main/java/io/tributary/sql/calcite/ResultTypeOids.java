@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
-import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlSelect;
@@ -51,7 +50,6 @@ final class ResultTypeOids {
 
     private static boolean isTypeOf(SqlNode node) {
         return node instanceof SqlCall call
-                && !(node instanceof SqlIdentifier)
                 && call.getOperator() instanceof SqlFunction f
                 && call.operandCount() == 1
                 && f.getName().equalsIgnoreCase(PgTypeOf.NAME);
