@@ -68,4 +68,51 @@ class CatalogQueriesDifferentialTest {
         List<String> mismatches = pair.mismatches(STATEMENTS);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
+
+    /**
+     * pg_typeof of values Tributary holds as another type (issue 12): character(n) casts and
+     * columns (direct and through a derived table), the session functions PostgreSQL types name,
+     * casts to catalog types and catalog columns of type name, "char" and oid; a string function of a
+     * constant stays text; the same in a view and a materialized view. Also "char" and oid catalog values in comparisons and casts, and catalog
+     * columns of type "char" read as they are, which clients see as "char" (JDBC type CHAR), and a
+     * pg_typeof column, which they see as regtype.
+     */
+    @Test
+    void typeNamesOfCharNameAndCatalogValues() {
+        List<String> mismatches = pair.mismatches(List.of(
+                "CREATE TABLE typeof_t (id INT PRIMARY KEY, c CHAR(3), v VARCHAR(5))",
+                "INSERT INTO typeof_t VALUES (1, 'a', 'b')",
+                "SELECT pg_typeof('a'::char(3))::text AS a, pg_typeof('a'::character)::text AS b,"
+                        + " pg_typeof(c)::text AS c, pg_typeof(t.c)::text AS d, pg_typeof(v)::text AS e,"
+                        + " pg_typeof(upper('abc'))::text AS f, pg_typeof(c) = 'bpchar'::regtype AS g FROM typeof_t t",
+                "SELECT pg_typeof(x.c)::text AS c FROM (SELECT c FROM typeof_t) x",
+                "SELECT pg_typeof(current_user)::text AS a, pg_typeof(session_user)::text AS b,"
+                        + " pg_typeof(user)::text AS c, pg_typeof(current_schema)::text AS d,"
+                        + " pg_typeof(current_schema())::text AS e, pg_typeof(current_database())::text AS f,"
+                        + " pg_typeof(current_catalog)::text AS g, pg_typeof(current_role)::text AS h,"
+                        + " pg_typeof(current_user) = 'name'::regtype AS i",
+                "SELECT pg_typeof('x'::name)::text AS a, pg_typeof('a'::\"char\")::text AS b,"
+                        + " pg_typeof(1259::oid)::text AS c, pg_typeof('pg_class'::regclass)::text AS d,"
+                        + " pg_typeof('int4'::regtype)::text AS e",
+                "SELECT pg_typeof(relname)::text AS a, pg_typeof(relkind)::text AS b, pg_typeof(oid)::text AS c,"
+                        + " pg_typeof(c.relnamespace)::text AS d, pg_typeof(relnatts)::text AS e"
+                        + " FROM pg_class c WHERE relname = 'pg_class'",
+                "SELECT relkind, c.relname, c.relkind AS k FROM pg_class c WHERE relname = 'pg_class'",
+                "SELECT pg_typeof(1), pg_typeof(c.relkind) AS k, pg_typeof(relname)::text AS n"
+                        + " FROM pg_class c WHERE relname = 'pg_class'",
+                "SELECT n.nspname, t.typtype FROM pg_catalog.pg_namespace n JOIN pg_catalog.pg_type t"
+                        + " ON t.typnamespace = n.oid WHERE t.typname = 'int4'",
+                "SELECT relkind::text AS t, relkind = 'r' AS e, oid = 1259 AS o, oid::int8 AS b, 1259::oid::text AS c"
+                        + " FROM pg_class WHERE relname = 'pg_class'",
+                "CREATE VIEW typeof_v AS SELECT id, pg_typeof(c)::text AS c, pg_typeof('a'::char(2))::text AS a"
+                        + " FROM typeof_t",
+                "SELECT * FROM typeof_v",
+                "CREATE MATERIALIZED VIEW typeof_m AS SELECT id, pg_typeof(c)::text AS c,"
+                        + " pg_typeof('a'::char(2))::text AS a FROM typeof_t",
+                "SELECT * FROM typeof_m",
+                "DROP MATERIALIZED VIEW typeof_m",
+                "DROP VIEW typeof_v",
+                "DROP TABLE typeof_t"));
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
 }

@@ -63,6 +63,7 @@ public final class CalciteFrontend implements AutoCloseable {
     private final Program program;
 
     private final PgCatalog pgCatalog;
+    private final CatalogResultTypes catalogTypes;
     /** The session's read context, which the plans made past Calcite read through. */
     private final ReadContext context;
 
@@ -94,6 +95,7 @@ public final class CalciteFrontend implements AutoCloseable {
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);
         this.connection = schemas.connection();
         this.pgCatalog = schemas.pgCatalog();
+        this.catalogTypes = new CatalogResultTypes(pgCatalog::tables);
         this.targets = new DmlTargets(catalog, systemTables, schemas);
         DmlQueries queries = new DmlQueries() {
             @Override
@@ -114,6 +116,7 @@ public final class CalciteFrontend implements AutoCloseable {
                         order,
                         parameterCount,
                         original,
+                        null,
                         null,
                         new StatementPositions(original, parsed, source, null));
             }
@@ -165,6 +168,7 @@ public final class CalciteFrontend implements AutoCloseable {
                         rewritten.parameterCount(),
                         sql,
                         parsed.labels(),
+                        parsed.typeOids(),
                         parsed.positions()));
             }
         };
@@ -247,6 +251,7 @@ public final class CalciteFrontend implements AutoCloseable {
             ParameterRewriter rewritten,
             String text,
             List<String> labels,
+            List<Integer> typeOids,
             StatementPositions positions) {}
 
     /** Parses {@code sql}; {@code mayAddFrom} lets {@code SELECT ... WHERE} without FROM parse over one empty row. */
@@ -273,6 +278,7 @@ public final class CalciteFrontend implements AutoCloseable {
         PgOperatorPrecedence precedence = new PgOperatorPrecedence(rewritten.sql());
         node = node.accept(precedence);
         List<String> labels = ColumnLabels.of(node, textOnly);
+        List<Integer> typeOids = ResultTypeOids.of(node);
         ViewExpansion views = new ViewExpansion(catalog, schemas.searchPath());
         node = node.accept(views);
         DerivedTableLabels derivedLabels = new DerivedTableLabels(textOnly);
@@ -310,7 +316,8 @@ public final class CalciteFrontend implements AutoCloseable {
                 || views.changed()
                 || derivedLabels.changed();
         String text = node.isA(SqlKind.QUERY) ? (changed ? unparse(node) : rewritten.sql()) : null;
-        return new Parsed(node, rewritten, text, labels, new StatementPositions(sql, rewritten.sql(), node, null));
+        return new Parsed(
+                node, rewritten, text, labels, typeOids, new StatementPositions(sql, rewritten.sql(), node, null));
     }
 
     /**
@@ -463,11 +470,12 @@ public final class CalciteFrontend implements AutoCloseable {
     }
 
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original) {
-        return prepare(text, order, parameterCount, original, null, StatementPositions.of(original));
+        return prepare(text, order, parameterCount, original, null, null, StatementPositions.of(original));
     }
 
     /**
      * @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's
+     * @param typeOids {@link ResultTypeOids#of} of the statement's tree, or null
      * @param positions where an error in {@code text} is in {@code original}
      */
     private PreparedQuery prepare(
@@ -476,6 +484,7 @@ public final class CalciteFrontend implements AutoCloseable {
             int parameterCount,
             String original,
             List<String> labels,
+            List<Integer> typeOids,
             StatementPositions positions) {
         String attempt = ExtractCalls.rewrite(
                 AtTimeZoneCalls.rewrite(text, connection), () -> DateIntervalSums.validator(connection));
@@ -484,7 +493,8 @@ public final class CalciteFrontend implements AutoCloseable {
             // the hook is this thread's only: other sessions plan with their own program
             try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
                 statement = connection.prepareStatement(attempt);
-                return new CalcitePreparedQuery(statement, original, order, parameterCount, labels);
+                return new CalcitePreparedQuery(
+                        statement, original, order, parameterCount, labels, typeOids, catalogTypes);
             } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
                 closeQuietly(statement);
                 String again;

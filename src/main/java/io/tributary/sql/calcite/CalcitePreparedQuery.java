@@ -33,7 +33,19 @@ final class CalcitePreparedQuery implements PreparedQuery {
     /** Per result column: whether it is a row value, sent as its record text ({@link PgRecordText}). */
     private final boolean[] records;
 
-    CalcitePreparedQuery(PreparedStatement statement, String sql, int[] order, int parameterCount, List<String> labels)
+    /**
+     * @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's
+     * @param typeOids {@link ResultTypeOids#of} of the statement's select items, or null
+     * @param catalogTypes the OIDs of catalog columns read as they are
+     */
+    CalcitePreparedQuery(
+            PreparedStatement statement,
+            String sql,
+            int[] order,
+            int parameterCount,
+            List<String> labels,
+            List<Integer> typeOids,
+            CatalogResultTypes catalogTypes)
             throws SQLException {
         this.statement = statement;
         this.sql = sql;
@@ -73,10 +85,17 @@ final class CalcitePreparedQuery implements PreparedQuery {
                 type = DataType.bpchar(md.getPrecision(i));
             }
             records[i - 1] = md.getColumnType(i) == java.sql.Types.STRUCT;
+            int describedOid = type.kind() != TypeKind.TEXT
+                    ? 0
+                    : isTableColumn(md, i)
+                            ? catalogTypes.oid(md.getSchemaName(i), md.getTableName(i), md.getColumnName(i))
+                            : ResultTypeOids.of(typeOids, labels, i - 1, md.getColumnCount());
             cols.add(
                     records[i - 1]
                             ? new ResultColumn(label, DataType.TEXT, ResultColumn.RECORD_OID)
-                            : new ResultColumn(label, type));
+                            : describedOid != 0
+                                    ? new ResultColumn(label, type, describedOid)
+                                    : new ResultColumn(label, type));
         }
         this.columns = List.copyOf(cols);
         ParameterMetaData pmd = statement.getParameterMetaData();

@@ -144,6 +144,9 @@ final class CatalogSchema extends AbstractSchema {
         root.add("generate_series", TableFunctionImpl.create(NumericSeries.class, "numericStep"));
         // generate_series over timestamps, under the names PgValueSemantics gives such calls
         root.add(PgTypeOf.NAME, new PgTypeOf());
+        root.add(
+                TypeOfArguments.NAMED,
+                org.apache.calcite.schema.impl.ScalarFunctionImpl.create(TypeOfArguments.class, "named"));
         root.add(PgColumnSize.NAME, new PgColumnSize());
         root.add(AtTimeZoneCalls.LOCAL, AtTimeZoneCalls.function(AtTimeZoneCalls.LOCAL));
         root.add(AtTimeZoneCalls.INSTANT, AtTimeZoneCalls.function(AtTimeZoneCalls.INSTANT));
@@ -175,6 +178,7 @@ final class CatalogSchema extends AbstractSchema {
         PgTextArrays.register(root);
         PgVarianceFunctions.register(root);
         CurrentTimes.registerFunctions(root);
+        SessionRandom.registerFunctions(root);
         TimeEndOfDay.register(root);
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
@@ -198,7 +202,9 @@ final class CatalogSchema extends AbstractSchema {
                 "pg_terminate_backend",
                 "to_char",
                 "to_date",
-                "to_timestamp"));
+                "to_timestamp",
+                "random",
+                "setseed"));
         names.addAll(PgTextArrays.names());
         for (Method m : JsonTableFunctions.class.getMethods()) {
             if (m.getDeclaringClass() == JsonTableFunctions.class) {

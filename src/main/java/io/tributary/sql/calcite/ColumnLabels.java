@@ -138,18 +138,27 @@ final class ColumnLabels {
      * counts do not fit.
      */
     static String expand(List<String> labels, int column, int width) {
+        int item = item(labels, column, width);
+        return item < 0 ? null : labels.get(item);
+    }
+
+    /**
+     * The select item (0-based, in {@code labels}) result column {@code column} of {@code width}
+     * comes from: -1 for a column of the star or when the counts do not fit.
+     */
+    static int item(List<String> labels, int column, int width) {
         if (labels == null) {
-            return null;
+            return -1;
         }
         int star = labels.indexOf(null);
         if (star < 0) {
-            return labels.size() == width ? labels.get(column) : null;
+            return labels.size() == width ? column : -1;
         }
         int starWidth = width - (labels.size() - 1);
         if (starWidth < 0 || (column >= star && column < star + starWidth)) {
-            return null;
+            return -1;
         }
-        return labels.get(column < star ? column : column - starWidth + 1);
+        return column < star ? column : column - starWidth + 1;
     }
 
     private String label(SqlNode item) {

@@ -23,6 +23,20 @@ final class PgCalciteTable extends AbstractTable implements ScannableTable {
         this.table = table;
     }
 
+    /**
+     * PostgreSQL's name of column {@code column}'s type, as {@code pg_typeof} prints it ({@code
+     * name}, {@code "char"}, {@code oid}, {@code text[]}), or null when the relation has no such
+     * column or its type is not in {@code pg_type}.
+     */
+    String typeName(String column) {
+        for (PgColumn c : table.columns()) {
+            if (c.name().equalsIgnoreCase(column)) {
+                return c.typeOid() == 0 ? null : io.tributary.catalog.pg.PgTypes.formatType((long) c.typeOid(), null);
+            }
+        }
+        return null;
+    }
+
     @Override
     public RelDataType getRowType(RelDataTypeFactory typeFactory) {
         RelDataTypeFactory.Builder b = typeFactory.builder();

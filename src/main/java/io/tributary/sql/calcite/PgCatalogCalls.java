@@ -274,6 +274,13 @@ final class PgCatalogCalls extends StatementRewrite {
                 }
             }
         }
+        if (isTypeOf(call) && call.operandCount() == 1) {
+            // before its argument becomes a constant (current_user) or loses its type (::name is varchar)
+            String type = TypeOfArguments.ofExpression(call.operand(0));
+            if (type != null) {
+                return rewritten(TypeOfArguments.named(type, call.getParserPosition()));
+            }
+        }
         SqlKind kind = call.getKind();
         if (kind == SqlKind.CAST && call.operand(1) instanceof SqlDataTypeSpec spec) {
             SqlNode cast = casts.cast(call.operand(0).accept(this), spec);

@@ -14,8 +14,9 @@ import org.apache.calcite.sql.validate.SqlNameMatcher;
 /**
  * Calcite's operator table without the library functions whose PostgreSQL namesake means something
  * else: Calcite's {@code sha256} and {@code sha512} return hex text where PostgreSQL's return bytea
- * ({@link PgByteaFunctions}), and its {@code sha1} has no PostgreSQL counterpart (42883). With them
- * hidden, the schema functions of those names resolve, in queries and views alike. It adds the
+ * ({@link PgByteaFunctions}), its {@code sha1} has no PostgreSQL counterpart (42883), and its
+ * {@code random} cannot be seeded ({@link SessionRandom} can). With them hidden, the schema
+ * functions of those names resolve, in queries and views alike. It adds the
  * variadic json build functions ({@link JsonBuildFunction}) and the json aggregates ({@link
  * JsonAggregates}), which no schema function can express, the array functions typed by their
  * arguments ({@link ArrayFunctions}) and {@link PgArrayAgg}; {@code lead} and {@code lag} resolve to
@@ -24,7 +25,7 @@ import org.apache.calcite.sql.validate.SqlNameMatcher;
  * {@link PgValidator} for each validation; stateless beyond the table it wraps.
  */
 final class PgOperatorTable implements SqlOperatorTable {
-    private static final Set<String> HIDDEN = Set.of("SHA1", "SHA256", "SHA512");
+    private static final Set<String> HIDDEN = Set.of("SHA1", "SHA256", "SHA512", "RANDOM");
 
     private final SqlOperatorTable calcites;
 

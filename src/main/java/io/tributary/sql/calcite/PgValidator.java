@@ -502,6 +502,7 @@ final class PgValidator extends CalciteSqlValidator {
             NumericFunctionCalls.resolve(this, scope, call);
             RealArithmetic.widen(this, scope, call);
             PgDateTrunc.truncateDateAsTimestamptz(this, scope, call);
+            TypeOfArguments.resolve(this, scope, call);
             BpcharText.strip(call, operand -> CharColumns.isCharColumn(this, scope, operand));
             ArrayFunctions.resolveConcatenation(call, operand -> deriveType(scope, operand));
             refuseZonedDateBin(scope, call);

@@ -68,6 +68,7 @@ final class SessionSchemas implements AutoCloseable {
             BackendSignals.register(root, session);
             TransactionIdFunctions.register(root, session);
             CurrentTimes.registerSession(root, session);
+            SessionRandom.registerSession(root);
             root.add(SystemTables.SCHEMA, new SystemSchema(systemTables)).setCacheEnabled(false);
             root.add(PgCatalog.SCHEMA, new PgCatalogSchema(pg::tables)).setCacheEnabled(false);
             // PostgreSQL searches pg_catalog for unqualified names too; Calcite searches the root after public

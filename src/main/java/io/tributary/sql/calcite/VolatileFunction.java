@@ -11,7 +11,7 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  * user-defined function for deterministic, and a plan is cached and run again (the plan cache,
  * prepared statements), so {@code ts > now() - INTERVAL '1' SECOND} was folded while the plan was
  * optimized and later executions compared with the time of the first. Covers the current-time
- * functions ({@link CurrentTimes}) and functions marked {@code @NonDeterministic} ({@code
+ * functions ({@link CurrentTimes}), {@code random} and {@code setseed} ({@link SessionRandom}) and functions marked {@code @NonDeterministic} ({@code
  * gen_random_uuid}). Made by {@link PgOperatorTable} as it resolves a name; immutable.
  */
 final class VolatileFunction extends SqlUserDefinedFunction {
@@ -30,6 +30,7 @@ final class VolatileFunction extends SqlUserDefinedFunction {
         if (operator instanceof SqlUserDefinedFunction udf
                 && !(operator instanceof VolatileFunction)
                 && (udf.getFunction() instanceof CurrentTimes
+                        || udf.getFunction() instanceof SessionRandom
                         || udf.getFunction() instanceof ScalarFunctionImpl f
                                 && f.method.isAnnotationPresent(NonDeterministic.class))) {
             return new VolatileFunction(udf);

@@ -1,0 +1,57 @@
+package io.tributary.sql.calcite;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSelect;
+
+/**
+ * The type OIDs a statement's result columns are described with where PostgreSQL's type is one
+ * Tributary holds its values as another type, decided from the select list as written (as {@link
+ * ColumnLabels} names the columns): a {@code pg_typeof} call is PostgreSQL's {@code regtype}
+ * (2206), whose text is the type's name, what Tributary's text value holds. Stateless.
+ */
+final class ResultTypeOids {
+    private static final int REGTYPE_OID = 2206;
+
+    private ResultTypeOids() {}
+
+    /**
+     * One OID per select item of {@code query}'s leftmost select (0 to keep the column's own type,
+     * and for the star item), aligned with {@link ColumnLabels#of}'s labels; null when the query
+     * is no select.
+     */
+    static List<Integer> of(SqlNode query) {
+        if (!(ColumnLabels.leftmostQuery(query) instanceof SqlSelect select)) {
+            return null;
+        }
+        List<Integer> out = new ArrayList<>();
+        for (SqlNode item : select.getSelectList()) {
+            SqlNode value = item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
+            out.add(isTypeOf(value) ? REGTYPE_OID : 0);
+        }
+        return out;
+    }
+
+    /**
+     * The OID to describe result column {@code column} (0-based, of {@code width}) with, or 0 to
+     * keep its type's.
+     *
+     * @param oids {@link #of}'s list, or null
+     * @param labels {@link ColumnLabels#of}'s labels for the same query, which place the star
+     */
+    static int of(List<Integer> oids, List<String> labels, int column, int width) {
+        int item = ColumnLabels.item(labels, column, width);
+        return oids == null || item < 0 || item >= oids.size() ? 0 : oids.get(item);
+    }
+
+    private static boolean isTypeOf(SqlNode node) {
+        return node instanceof SqlCall call
+                && call.getOperator() instanceof SqlFunction f
+                && call.operandCount() == 1
+                && f.getName().equalsIgnoreCase(PgTypeOf.NAME);
+    }
+}
