@@ -104,7 +104,12 @@ class MicrosecondTimestampsDifferentialTest {
             // typmods round as PostgreSQL
             "SELECT '2024-01-01 12:00:00.123456'::timestamp(3) AS a, '2024-01-01 12:00:00.5'::timestamp(0) AS b,"
                     + " '2024-01-01 12:00:00.125'::timestamp(2) AS c, '1960-01-01 12:00:00.125'::timestamp(2) AS d",
-            "SELECT t::timestamp(4) AS t4, CAST(t AS timestamp(1)) AS t1 FROM tsx ORDER BY id");
+            "SELECT t::timestamp(4) AS t4, CAST(t AS timestamp(1)) AS t1 FROM tsx ORDER BY id",
+            // extract beside date arithmetic, which is rewritten after a failed validation (the epoch lost its
+            // fraction and became an integer)
+            "SELECT id, t::date - DATE '2000-01-01' AS days, extract(epoch FROM t) AS e, date_part('second', t) AS s"
+                    + " FROM tsx ORDER BY id",
+            "SELECT id, t::date + 30 AS later, extract(microseconds FROM t) AS us FROM tsx ORDER BY id");
 
     private static Connection pg;
     private static InProcessTributary tributary;

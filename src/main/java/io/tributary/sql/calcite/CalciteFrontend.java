@@ -510,7 +510,9 @@ public final class CalciteFrontend implements AutoCloseable {
                 if (again == null) {
                     throw SqlErrors.translate(e, positions.validating(attempt));
                 }
-                attempt = again;
+                // the extract calls a failed validation kept from being rewritten (d - DATE '2000-01-01' beside
+                // extract(epoch FROM ts) left the epoch Calcite's whole seconds)
+                attempt = ExtractCalls.rewrite(again, () -> DateIntervalSums.validator(connection));
             }
         }
     }
