@@ -17,9 +17,11 @@ import org.postgresql.util.ServerErrorMessage;
  * Empty arrays against embedded PostgreSQL (issue 12): {@code ARRAY[]} cast to an array type
  * ({@code ARRAY[]::int[]}, {@code CAST(ARRAY[] AS text[])}) and the constant {@code '{}'} in
  * expressions, functions and array columns (also of {@code varchar(5)[]}, {@code numeric(10,2)[]},
- * {@code double precision[]}, boolean and date arrays), each statement's rows compared with their labels and
- * type names; and {@code ARRAY[]} without a cast, which is PostgreSQL's 42P18 with its message,
- * hint and position.
+ * {@code double precision[]}, boolean and date arrays), array text ({@code '{}'}, {@code '{1,NULL}'})
+ * compared with an array or among a CASE's or COALESCE's results beside one, and the labels of an
+ * array constant's casts, each statement's rows compared with their labels and type names; and
+ * {@code ARRAY[]} without a cast, which is PostgreSQL's 42P18 with its message, hint and position,
+ * and array text PostgreSQL cannot read beside an array (22P02).
  */
 class EmptyArraysDifferentialTest {
     private static final List<String> STATEMENTS = List.of(
@@ -51,14 +53,38 @@ class EmptyArraysDifferentialTest {
                     + " ARRAY[]::boolean[], ARRAY[]::date[])",
             "INSERT INTO em VALUES (4, '{}', '{}', '{}', '{}', '{}')",
             "UPDATE em SET n = '{7.777}'::numeric(10,2)[], v = CAST('{long}' AS varchar(5)[]) WHERE id = 1",
-            "SELECT id, v, d, n, b, dt, cardinality(v) AS cv, cardinality(n) AS cn, n::text AS nt FROM em ORDER BY id");
+            "SELECT id, v, d, n, b, dt, cardinality(v) AS cv, cardinality(n) AS cn, n::text AS nt FROM em ORDER BY id",
+            // array text beside an array: compared with, and a CASE's or COALESCE's result
+            "SELECT ARRAY[]::int[] = '{}' AS a, '{}'::int[] = ARRAY[]::int[] AS b, ARRAY[1] <> '{}' AS c,"
+                    + " ARRAY[]::text[] = '{}' AS d, '{}' = ARRAY[]::int[] AS e, ARRAY[1] = '{ }' AS f",
+            "SELECT ARRAY[1, NULL] = '{1,NULL}' AS a, ARRAY[true] = '{yes}' AS b, ARRAY['a', 'bb'] = '{a,bb}' AS c,"
+                    + " ARRAY[DATE '2024-01-01'] = '{2024-01-01}' AS d, ARRAY[1.5, 2] = '{1.5,2.0}' AS e",
+            "SELECT id, a = '{}' AS e, a <> '{}' AS ne, '{}' = a AS e2, a = ARRAY[]::int[] AS e3, a = '{1}' AS e4,"
+                    + " t = '{}' AS te, t = '{x}' AS tx, a < '{}' AS lt, a > '{}' AS gt FROM ea ORDER BY id",
+            "SELECT id FROM ea WHERE a = '{}' ORDER BY id",
+            "SELECT id FROM ea WHERE a <> '{}' ORDER BY id",
+            "SELECT id FROM ea WHERE a IS DISTINCT FROM '{}' ORDER BY id",
+            "SELECT id FROM ea WHERE a IN ('{}', '{1}') ORDER BY id",
+            "SELECT id, COALESCE(a, '{}') AS a, COALESCE(t, '{}') AS t, COALESCE(a, ARRAY[]::int[]) AS a2,"
+                    + " COALESCE(a, '{7,NULL}') AS a3, COALESCE(t, '{\"b c\",d}') AS t2 FROM ea ORDER BY id",
+            "SELECT id, CASE WHEN id = 1 THEN a ELSE '{}' END AS c, CASE WHEN id = 2 THEN t ELSE '{z}' END AS d,"
+                    + " NULLIF(a, '{}') AS n FROM ea ORDER BY id",
+            "SELECT id, COALESCE(v, '{}') AS v, COALESCE(b, '{f}') AS b, COALESCE(dt, '{}') AS dt,"
+                    + " COALESCE(dt, '{2024-02-29}') AS dt2, b = '{t}' AS bt, n = '{1.5,2}' AS nn FROM em ORDER BY id",
+            // a cast of an array constant is labelled as the cast's type, in parentheses too
+            "SELECT ('{1,2}'::int[])::text, ('{1,2}'::int[])::int[],"
+                    + " ( ('{}'::text[]) )::text, '{1,2}'::int[]::text AS x, (ARRAY[1])::text");
 
     /** {@code ARRAY[]} with no cast to give it a type. */
     private static final List<String> UNTYPED = List.of(
             "SELECT ARRAY[]",
             "SELECT ARRAY[] || ARRAY[1]",
             "SELECT coalesce(ARRAY[], ARRAY[1])",
-            "INSERT INTO ea VALUES (4, ARRAY[], NULL)");
+            "INSERT INTO ea VALUES (4, ARRAY[], NULL)",
+            // array text beside an array that is no array text, or whose element is no value of the type
+            "SELECT ARRAY[1] = 'x'",
+            "SELECT ARRAY[1] = '{x}'",
+            "SELECT id FROM ea WHERE a = '{1.5}'");
 
     private static PostgresPair pair;
 

@@ -26,8 +26,8 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 /**
  * PostgreSQL's array functions that keep their argument's element type ({@code array_append},
  * {@code array_prepend}, {@code array_cat}, {@code array_remove}, {@code array_replace}), {@code array_position},
- * {@code array_fill} (an array of its value's type), {@code array_dims} (text) and the slice {@code
- * a[lo:hi]} ({@link #SLICE_NAME}), as
+ * {@code array_fill} (an array of its value's type), {@code array_dims} (text), the slice {@code
+ * a[lo:hi]} ({@link #SLICE_NAME}) and the empty array ({@link #EMPTY_NAME}), as
  * Calcite operators typed from their arguments, which no reflective schema function can be. {@link
  * PgOperatorTable} offers them to every validator; generated code calls the {@link PgArrayOps}
  * method of the same name with boxed arguments, on the thread evaluating the expression. An
@@ -63,31 +63,33 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
      */
     static final String CONCAT_NAME = "pg_array_concat";
 
+    /**
+     * An empty array of its one argument's type ({@code pg_empty_array(CAST(NULL AS integer))} is
+     * an empty {@code integer[]}): what {@code ARRAY[]::int[]} and {@code '{}'::int[]} become
+     * ({@link PgSyntaxText}) and {@code '{}'} beside an array ({@link ConstructConstants}), as
+     * Calcite has no empty {@code ARRAY[]}.
+     */
+    static final String EMPTY_NAME = "pg_empty_array";
+
     /** An {@code arrayOperand} meaning "the first operand that is an array". */
     private static final int ANY_OPERAND = -1;
 
+    /** An {@code arrayOperand} meaning "no operand is an array". */
+    private static final int NO_OPERAND = -2;
+
     /** The operators by lower-case name. */
-    private static final Map<String, SqlOperator> BY_NAME = Map.of(
-            "array_append",
-            new ArrayFunctions("array_append", 0, 2, Shape.GROWN),
-            "array_prepend",
-            new ArrayFunctions("array_prepend", 1, 2, Shape.GROWN),
-            "array_cat",
-            new ArrayFunctions("array_cat", 0, 2, Shape.SAME),
-            "array_remove",
-            new ArrayFunctions("array_remove", 0, 2, Shape.SAME),
-            "array_replace",
-            new ArrayFunctions("array_replace", 0, 3, Shape.SAME),
-            "array_position",
-            new ArrayFunctions("array_position", 0, 2, Shape.POSITION),
-            "array_fill",
-            new ArrayFunctions("array_fill", 1, 2, Shape.FILL),
-            "array_dims",
-            new ArrayFunctions("array_dims", 0, 1, Shape.DIMS),
-            CONCAT_NAME,
-            new ArrayFunctions(CONCAT_NAME, ANY_OPERAND, 2, Shape.CONCAT),
-            SLICE_NAME,
-            new ArrayFunctions(SLICE_NAME, 0, 3, Shape.SLICE));
+    private static final Map<String, SqlOperator> BY_NAME = Map.ofEntries(
+            Map.entry("array_append", new ArrayFunctions("array_append", 0, 2, Shape.GROWN)),
+            Map.entry("array_prepend", new ArrayFunctions("array_prepend", 1, 2, Shape.GROWN)),
+            Map.entry("array_cat", new ArrayFunctions("array_cat", 0, 2, Shape.SAME)),
+            Map.entry("array_remove", new ArrayFunctions("array_remove", 0, 2, Shape.SAME)),
+            Map.entry("array_replace", new ArrayFunctions("array_replace", 0, 3, Shape.SAME)),
+            Map.entry("array_position", new ArrayFunctions("array_position", 0, 2, Shape.POSITION)),
+            Map.entry("array_fill", new ArrayFunctions("array_fill", 1, 2, Shape.FILL)),
+            Map.entry("array_dims", new ArrayFunctions("array_dims", 0, 1, Shape.DIMS)),
+            Map.entry(CONCAT_NAME, new ArrayFunctions(CONCAT_NAME, ANY_OPERAND, 2, Shape.CONCAT)),
+            Map.entry(SLICE_NAME, new ArrayFunctions(SLICE_NAME, 0, 3, Shape.SLICE)),
+            Map.entry(EMPTY_NAME, new ArrayFunctions(EMPTY_NAME, NO_OPERAND, 1, Shape.FILL)));
 
     /** The boxed class generated code holds a number of each type in. */
     private static final Map<SqlTypeName, Class<?>> NUMBER_CLASSES = Map.of(
@@ -245,15 +247,16 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
         return types.createTypeWithNullability(types.createArrayType(element, -1), array.isNullable());
     }
 
-    /** {@code arity} operands, the one at {@code arrayOperand} an array (42883 otherwise). */
+    /** {@code arity} operands, the one at {@code arrayOperand} (if any) an array (42883 otherwise). */
     private record Operands(int arrayOperand, int arity) implements SqlOperandMetadata {
         @Override
         public boolean checkOperandTypes(SqlCallBinding binding, boolean throwOnFailure) {
-            boolean ok = arrayOperand == ANY_OPERAND
-                    ? binding.getOperandType(0).getSqlTypeName() == SqlTypeName.ARRAY
-                            || binding.getOperandType(1).getSqlTypeName() == SqlTypeName.ARRAY
-                    : binding.getOperandType(arrayOperand).getSqlTypeName() == SqlTypeName.ARRAY
-                            || binding.getOperandType(arrayOperand).getSqlTypeName() == SqlTypeName.NULL;
+            boolean ok = arrayOperand == NO_OPERAND
+                    || (arrayOperand == ANY_OPERAND
+                            ? binding.getOperandType(0).getSqlTypeName() == SqlTypeName.ARRAY
+                                    || binding.getOperandType(1).getSqlTypeName() == SqlTypeName.ARRAY
+                            : binding.getOperandType(arrayOperand).getSqlTypeName() == SqlTypeName.ARRAY
+                                    || binding.getOperandType(arrayOperand).getSqlTypeName() == SqlTypeName.NULL);
             if (!ok && throwOnFailure) {
                 throw binding.newValidationSignatureError();
             }

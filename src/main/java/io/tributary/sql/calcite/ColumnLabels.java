@@ -213,9 +213,9 @@ final class ColumnLabels {
         if (item.getKind() == SqlKind.ROW) {
             return "row"; // ROW(1, 'a') and (1, 'a') alike
         }
-        if (item.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR || item.getKind() == SqlKind.ARRAY_QUERY_CONSTRUCTOR) {
+        if (arrayConstructor(item)) {
             SqlNode element = arrayConstantElement(item);
-            // ARRAY[1, 2] and ARRAY(SELECT ...) alike; an array constant is a cast, named by its type
+            // ARRAY[1, 2], ARRAY[]::int[] and ARRAY(SELECT ...) alike; an array constant is a cast, named by its type
             return element != null ? label(element) : "array";
         }
         if (item.isA(SqlKind.QUERY) || item instanceof SqlOrderBy) {
@@ -290,9 +290,7 @@ final class ColumnLabels {
             // a subscript names nothing itself: s[1]::text is s, (ARRAY[1, 2])[1]::text array
             return namesItself(((SqlCall) node).operand(0));
         }
-        if (node.getKind() == SqlKind.ROW
-                || node.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR
-                || node.getKind() == SqlKind.ARRAY_QUERY_CONSTRUCTOR) {
+        if (node.getKind() == SqlKind.ROW || arrayConstructor(node)) {
             // PostgreSQL's row and array constructors name themselves as strongly (ARRAY[1]::text is
             // array); an array constant is a cast, which does not ('{1}'::int[]::text is text)
             return arrayConstantElement(node) == null;
@@ -303,20 +301,31 @@ final class ColumnLabels {
     }
 
     /**
-     * For an {@code ARRAY[...]} or {@code ARRAY(SELECT ...)} that {@link PgSyntaxText} wrote for an
-     * array constant cast to an array type (marked so in the text parsed), the cast of one element
-     * to the element type, which labels it; null for a constructor the client wrote, or an array
-     * constant of NULLs alone.
+     * Whether {@code node} is an {@code ARRAY[...]} or {@code ARRAY(SELECT ...)}, or the call an
+     * empty one cast to an array type became ({@link ArrayFunctions#EMPTY_NAME}, from {@link
+     * PgSyntaxText}).
+     */
+    private static boolean arrayConstructor(SqlNode node) {
+        return node.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR
+                || node.getKind() == SqlKind.ARRAY_QUERY_CONSTRUCTOR
+                || node instanceof SqlCall call
+                        && call.getOperator().getName().equalsIgnoreCase(ArrayFunctions.EMPTY_NAME);
+    }
+
+    /**
+     * For an {@link #arrayConstructor} that {@link PgSyntaxText} wrote for an array constant cast
+     * to an array type (marked so in the text parsed, inside any parentheses the node's position
+     * takes in: {@code ('{1}'::int[])::text}), the cast of one element to the element type, which
+     * labels it; null for a constructor the client wrote, or an array constant of NULLs alone.
      */
     private SqlNode arrayConstantElement(SqlNode array) {
-        if (positions == null
-                || !positions.parsedPrecededBy(array.getParserPosition(), PgSyntaxText.ARRAY_CONSTANT_MARK)) {
+        if (positions == null || !positions.parsedMarked(array.getParserPosition(), PgSyntaxText.ARRAY_CONSTANT_MARK)) {
             return null;
         }
-        List<SqlNode> elements = array.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR
+        List<SqlNode> elements = array.getKind() != SqlKind.ARRAY_QUERY_CONSTRUCTOR
                 ? ((SqlCall) array).getOperandList()
-                : ((SqlCall) array).operand(0) instanceof SqlSelect empty
-                        ? empty.getSelectList().getList()
+                : ((SqlCall) array).operand(0) instanceof SqlSelect query
+                        ? query.getSelectList().getList()
                         : List.of();
         for (SqlNode element : elements) {
             // the rewrite's elements are constants cast to the element type

@@ -3,6 +3,7 @@ package io.tributary.sql.calcite;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.PgArrayLiteral;
 import io.tributary.common.types.PgTextFormat;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -43,7 +44,9 @@ import org.apache.calcite.util.TimeString;
  * no boolean to it) and no position. The constant is replaced by the typed literal it reads as;
  * one whose value has no such literal (a NaN, an infinity) is left to Calcite's cast. Beside an
  * interval column the constant becomes PostgreSQL's interval ({@code iv IN ('1 day')}, {@code
- * least(iv, '1 hour')}, {@code nullif(iv, '1 day')}).
+ * least(iv, '1 hour')}, {@code nullif(iv, '1 day')}). Beside an array the constant is PostgreSQL's
+ * array text ({@link #array}): {@code a = '{}'} and {@code coalesce(a, '{1,2}')} compare with and
+ * answer an array of {@code a}'s type.
  *
  * <p>A BETWEEN with a string constant bound is written as the two comparisons PostgreSQL's parser
  * makes of it ({@link #betweenAsComparisons}), which read the constant as above or, beside an
@@ -63,8 +66,11 @@ final class ConstructConstants {
      */
     static void resolve(SqlCall call, Function<SqlNode, RelDataType> typeOf) {
         SqlKind kind = call.getKind();
-        if (UnknownConstants.COMPARISONS.contains(kind) && call.operandCount() == 2) {
+        if ((UnknownConstants.COMPARISONS.contains(kind) || DISTINCT.contains(kind)) && call.operandCount() == 2) {
             RelDataType type = commonType(call.getOperandList(), typeOf);
+            if (type != null && DISTINCT.contains(kind) && type.getSqlTypeName() != SqlTypeName.ARRAY) {
+                type = null; // left to Calcite as before; an array's text only this reads
+            }
             for (int i = 0; type != null && i < 2; i++) {
                 call.setOperand(i, read(call.operand(i), type));
             }
@@ -184,17 +190,25 @@ final class ConstructConstants {
                 continue;
             }
             RelDataType type = typeOf.apply(node);
-            if (!READ.contains(type.getSqlTypeName()) && !PgIntervals.isInterval(type)) {
+            if (!READ.contains(type.getSqlTypeName())
+                    && !PgIntervals.isInterval(type)
+                    && type.getSqlTypeName() != SqlTypeName.ARRAY) {
                 return null;
             }
             if (common == null) {
                 common = type;
-            } else if (common.getSqlTypeName() != type.getSqlTypeName()) {
+            } else if (common.getSqlTypeName() != type.getSqlTypeName()
+                    || type.getComponentType() != null
+                            && type.getComponentType().getSqlTypeName()
+                                    != common.getComponentType().getSqlTypeName()) {
                 return null;
             }
         }
         return constant ? common : null;
     }
+
+    /** {@code IS [NOT] DISTINCT FROM}, whose string constant beside an array is read as one. */
+    private static final Set<SqlKind> DISTINCT = Set.of(SqlKind.IS_DISTINCT_FROM, SqlKind.IS_NOT_DISTINCT_FROM);
 
     /** The types {@link #literal} reads a constant as; and an interval ({@link PgIntervals}), {@link #interval}. */
     private static final Set<SqlTypeName> READ = Set.of(
@@ -216,8 +230,54 @@ final class ConstructConstants {
         if (!(node instanceof SqlCharStringLiteral text)) {
             return node;
         }
-        SqlNode literal = PgIntervals.isInterval(type) ? interval(text) : literal(text, type.getSqlTypeName());
+        SqlNode literal = PgIntervals.isInterval(type)
+                ? interval(text)
+                : type.getComponentType() != null
+                        ? array(text, type.getComponentType())
+                        : literal(text, type.getSqlTypeName());
         return literal == null ? node : literal;
+    }
+
+    /**
+     * The array of element type {@code element} that the array text {@code text} reads as: an
+     * {@code ARRAY[...]} of the elements read as {@link #literal} reads them (as text for a string
+     * type, cast to it), or for {@code '{}'} an empty array of that type ({@link
+     * ArrayFunctions#EMPTY_NAME}, whatever the type); null, leaving the constant to Calcite, for
+     * elements of another type, or whose value has no literal.
+     *
+     * @throws TributaryException 22P02 for text that is no array constant, or an element's input
+     *     error, at the constant
+     */
+    private static SqlNode array(SqlCharStringLiteral text, RelDataType element) {
+        SqlParserPos pos = text.getParserPosition();
+        List<String> texts;
+        try {
+            texts = PgArrayLiteral.elements(text.getValueAs(String.class));
+        } catch (TributaryException e) {
+            throw PositionedError.at(pos, e.sqlState(), e.getMessage(), e.hint());
+        }
+        SqlDataTypeSpec spec = SqlTypeUtil.convertTypeToSpec(element);
+        if (texts.isEmpty()) {
+            return ArrayFunctions.named(ArrayFunctions.EMPTY_NAME)
+                    .createCall(pos, SqlStdOperatorTable.CAST.createCall(pos, SqlLiteral.createNull(pos), spec));
+        }
+        SqlTypeName type = element.getSqlTypeName();
+        boolean string = SqlTypeUtil.isCharacter(element);
+        if (!string && !READ.contains(type)) {
+            return null;
+        }
+        List<SqlNode> elements = new ArrayList<>(texts.size());
+        for (String e : texts) {
+            SqlNode value = e == null
+                    ? SqlLiteral.createNull(pos)
+                    : string ? SqlLiteral.createCharString(e, pos) : literal(SqlLiteral.createCharString(e, pos), type);
+            if (value == null) {
+                return null;
+            }
+            // a string keeps its own length (ARRAY['a', 'bb'] would pad 'a'), a NULL takes the type
+            elements.add(e == null || string ? SqlStdOperatorTable.CAST.createCall(pos, value, spec) : value);
+        }
+        return SqlStdOperatorTable.ARRAY_VALUE_CONSTRUCTOR.createCall(pos, elements);
     }
 
     /**

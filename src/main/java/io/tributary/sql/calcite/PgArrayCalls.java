@@ -32,6 +32,7 @@ final class PgArrayCalls extends StatementRewrite {
             "array_remove",
             "array_replace",
             "array_fill",
+            ArrayFunctions.EMPTY_NAME,
             "array_agg",
             PgArrayAgg.NAME,
             "string_to_array",

@@ -123,6 +123,14 @@ public final class PgArrayOps {
     }
 
     /**
+     * The empty array {@link ArrayFunctions#EMPTY_NAME} stands for; its argument, a NULL, only types
+     * the call. One shared immutable list: the functions here copy an array argument, never change it.
+     */
+    public static List<Object> pg_empty_array(Object element) {
+        return List.of();
+    }
+
+    /**
      * {@code array_fill(value, dimensions)}: {@code dimensions[1]} copies of {@code value}; a
      * negative length is 54000 and NULL dimensions 22004 and more than one dimension 0A000 (arrays here
      * have one).

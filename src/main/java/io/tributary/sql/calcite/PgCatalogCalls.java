@@ -3,7 +3,6 @@ package io.tributary.sql.calcite;
 import io.tributary.catalog.SearchPath;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
-import io.tributary.common.types.PgUuidText;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -297,15 +296,6 @@ final class PgCatalogCalls extends StatementRewrite {
                 SqlNode operand = call.operand(i).accept(this);
                 operands[i] =
                         isRegtype(call.operand(i)) ? expand("format_type(\"$0\", NULL)", List.of(operand)) : operand;
-            }
-            return rewritten(call.getOperator().createCall(call.getParserPosition(), operands));
-        }
-        if ((kind == SqlKind.EQUALS || kind == SqlKind.NOT_EQUALS)
-                && (arrayLiteral(call.operand(0)) != null || arrayLiteral(call.operand(1)) != null)) {
-            SqlNode[] operands = new SqlNode[2];
-            for (int i = 0; i < 2; i++) {
-                SqlNode array = arrayLiteral(call.operand(i));
-                operands[i] = array != null ? array : call.operand(i).accept(this);
             }
             return rewritten(call.getOperator().createCall(call.getParserPosition(), operands));
         }
@@ -623,47 +613,6 @@ final class PgCatalogCalls extends StatementRewrite {
     /** Whether {@code fn} is {@code LATERAL} around a series call ({@link #isSeries}). */
     private static boolean isLateralSeries(SqlCall fn) {
         return fn.getKind() == SqlKind.LATERAL && fn.operand(0) instanceof SqlCall inner && isSeries(inner);
-    }
-
-    /**
-     * A PostgreSQL array literal compared with an array ({@code polroles = '{0}'}) as an ARRAY
-     * constructor of its elements (numbers stay numbers), or null for any other node or an empty
-     * array.
-     */
-    private static SqlNode arrayLiteral(SqlNode node) {
-        if (!(node instanceof SqlLiteral lit)
-                || lit.getTypeName().getFamily() != org.apache.calcite.sql.type.SqlTypeFamily.CHARACTER) {
-            return null;
-        }
-        String text = lit.getValueAs(String.class).trim();
-        if (text.length() < 3
-                || text.charAt(0) != '{'
-                || text.charAt(text.length() - 1) != '}'
-                || text.indexOf('"') >= 0
-                || isUuidText(text)) {
-            return null;
-        }
-        SqlParserPos pos = lit.getParserPosition();
-        List<SqlNode> elements = new java.util.ArrayList<>();
-        for (String e : text.substring(1, text.length() - 1).split(",")) {
-            String v = e.trim();
-            elements.add(
-                    v.matches("-?\\d+") ? SqlLiteral.createExactNumeric(v, pos) : SqlLiteral.createCharString(v, pos));
-        }
-        return SqlStdOperatorTable.ARRAY_VALUE_CONSTRUCTOR.createCall(pos, elements);
-    }
-
-    /**
-     * Whether {@code text} is uuid input in braces ({@code {a0eebc99-9c0b-...}}), which a uuid
-     * column compares with as PostgreSQL does: no catalog array Tributary compares holds one uuid.
-     */
-    private static boolean isUuidText(String text) {
-        try {
-            PgUuidText.parse(text);
-            return true;
-        } catch (TributaryException notUuid) {
-            return false;
-        }
     }
 
     /** {@code CAST(value AS type)}, placed at {@code pos}. */

@@ -84,6 +84,9 @@ final class PgSyntaxText {
             + "(?:pg_catalog\\s*\\.\\s*)?(" + ELEMENT_TYPE + ")\\s*\\[\\s*\\d*\\s*\\]"
             + "|(?<![a-z0-9_$.])CAST\\s*\\(\\s*ARRAY\\s*\\[\\s*\\]\\s+AS\\s+(?:pg_catalog\\s*\\.\\s*)?("
             + ELEMENT_TYPE + ")\\s*\\[\\s*\\d*\\s*\\]\\s*\\)");
+    /** An element type that is a number without precision: {@code numeric}, {@code decimal}. */
+    private static final Pattern UNCONSTRAINED_NUMERIC = Pattern.compile("(?i)numeric|decimal");
+
     /** {@code CAST('{1,2}' AS int[])}, {@code CAST('{}' AS numeric(10,2)[])}: the rest of the cast after an array constant. */
     private static final Pattern AS_ARRAY_TYPE = Pattern.compile(
             "(?i)^\\s*AS\\s+(?:pg_catalog\\s*\\.\\s*)?(" + ELEMENT_TYPE + ")\\s*\\[\\s*\\d*\\s*\\]\\s*\\)");
@@ -307,11 +310,17 @@ final class PgSyntaxText {
     }
 
     /**
-     * An empty array of element type {@code type}: an {@code ARRAY(...)} of a query with no rows,
-     * because Calcite's grammar has no empty {@code ARRAY[]}.
+     * An empty array of element type {@code type}: a call of {@link ArrayFunctions#EMPTY_NAME},
+     * typed by its NULL argument, because Calcite's grammar has no empty {@code ARRAY[]} (an
+     * {@code ARRAY(...)} of a query with no rows would be a sub-query, which views refuse).
      */
     private static String emptyArray(String type) {
-        return "ARRAY(SELECT CAST(NULL AS " + type + ") FROM (VALUES (1)) AS pg__empty(x) WHERE FALSE)";
+        // a numeric without precision keeps its values' scales, as in PostgreSQL, not Calcite's scale 0
+        String element = UNCONSTRAINED_NUMERIC.matcher(type).matches()
+                ? "numeric(" + TributaryTypeSystem.MAX_NUMERIC_PRECISION + ", "
+                        + TypeMapping.UNCONSTRAINED_NUMERIC_SCALE + ")"
+                : type;
+        return ArrayFunctions.EMPTY_NAME + "(CAST(NULL AS " + element + "))";
     }
 
     /** Index after the quote closing the one at {@code start}; doubled quotes stay inside. */

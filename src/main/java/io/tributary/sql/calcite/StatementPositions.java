@@ -57,10 +57,23 @@ final class StatementPositions {
         return new StatementPositions(client, parsed, tree, text);
     }
 
-    /** Whether the parsed text ends with {@code text} just before {@code pos}, a position in it. */
-    boolean parsedPrecededBy(SqlParserPos pos, String text) {
-        int at = pos == null ? 0 : SqlErrors.offset(parsed, pos.getLineNum(), pos.getColumnNum());
-        return at - 1 >= text.length() && parsed.startsWith(text, at - 1 - text.length());
+    /**
+     * Whether {@code mark} is in the parsed text just before {@code pos}, a position in it, or
+     * after the opening parentheses (and blanks) at {@code pos}: the parser's position of a
+     * parenthesized expression is its opening parenthesis.
+     */
+    boolean parsedMarked(SqlParserPos pos, String mark) {
+        int at = pos == null ? 0 : SqlErrors.offset(parsed, pos.getLineNum(), pos.getColumnNum()) - 1;
+        if (at >= mark.length() && parsed.startsWith(mark, at - mark.length())) {
+            return true;
+        }
+        if (at < 0 || at >= parsed.length() || parsed.charAt(at) != '(') {
+            return false;
+        }
+        while (at < parsed.length() && (parsed.charAt(at) == '(' || Character.isWhitespace(parsed.charAt(at)))) {
+            at++;
+        }
+        return parsed.startsWith(mark, at);
     }
 
     /** The client's text. */
