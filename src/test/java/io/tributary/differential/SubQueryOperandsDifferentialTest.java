@@ -50,6 +50,8 @@ class SubQueryOperandsDifferentialTest {
             "SELECT t.id, (SELECT avg(i) FROM sqa u WHERE u.id = t.id) AS a, (SELECT avg(n) FROM sqa) AS b FROM sq t ORDER BY t.id",
             "SELECT t.id, (SELECT sum(n) / count(n) FROM sqa u WHERE u.id = t.id) AS a FROM sq t ORDER BY t.id",
             "SELECT id, avg(n) AS a, avg(i) AS b FROM sqa GROUP BY id ORDER BY id",
+            "SELECT t.id, (SELECT variance(n) FROM sqa u WHERE u.id = t.id) AS v,"
+                    + " (SELECT stddev(i) FROM sqa u WHERE u.id = t.id) AS s FROM sq t ORDER BY t.id",
             "SELECT t.id FROM sq t WHERE (SELECT avg(n) FROM sqa u WHERE u.id = t.id)::text = '4.4466666666666667'"
                     + " ORDER BY t.id");
 

@@ -11,7 +11,9 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
+import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 /**
  * Gives the NUMERIC divisions still in a planned tree PostgreSQL's result scale ({@link
@@ -19,8 +21,9 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
  * such divisions left are those of correlated sub-queries (which its first pass leaves alone), by
  * then decorrelated into joins. The decorrelator casts a sub-query's result to its nullable type,
  * a cast Calcite's code carries out by setting the value's scale to the type's (a correlated {@code
- * avg} printed 6 decimals, truncated): a division under such a cast becomes one division of the
- * cast's type. A {@link Calc}'s program is read as whole expressions, as its shared local
+ * avg} printed 6 decimals, truncated, a correlated {@code variance} none): a division under such a
+ * cast becomes one division of the cast's type, and so does one of Tributary's NUMERIC functions
+ * (whose values keep their own scale, as {@link PgVarianceFunctions}'). A {@link Calc}'s program is read as whole expressions, as its shared local
  * references would hide the division under the cast. One instance per plan; planning thread.
  */
 final class PlannedDivisions extends RelHomogeneousShuttle {
@@ -43,6 +46,14 @@ final class PlannedDivisions extends RelHomogeneousShuttle {
                 RexCall division =
                         (RexCall) super.visitCall((RexCall) call.getOperands().get(0));
                 return arithmetic.numericDivision(division, c.getType());
+            }
+            if (c.getKind() == SqlKind.CAST
+                    && c.getOperands().get(0) instanceof RexCall function
+                    && function.getOperator() instanceof SqlUserDefinedFunction
+                    && function.getType().getSqlTypeName() == SqlTypeName.DECIMAL
+                    && SqlTypeUtil.equalSansNullability(c.getType(), function.getType())) {
+                // one of Tributary's functions, whose value keeps its own scale (pg_var_samp ...)
+                return function.clone(c.getType(), function.getOperands());
             }
             return c;
         }
