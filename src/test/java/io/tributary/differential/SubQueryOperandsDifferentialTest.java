@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
  * {@code ::} cast answer as PostgreSQL's. The first two are modelled on parts of psql's trigger query for {@code \d}
  * of a table with a foreign key; both were 42601 (the statement, written back to text after a rewrite,
  * lost the sub-query's parentheses). Arithmetic inside a sub-query is PostgreSQL's as outside it (a
- * numeric's windowed sum there printed sixteen decimals, and an int overflow there wrapped).
+ * numeric's windowed sum there printed sixteen decimals, and an int overflow there wrapped), and a
+ * correlated {@code avg} of a numeric has PostgreSQL's scale (it printed Calcite's six decimals).
  */
 class SubQueryOperandsDifferentialTest {
     private static final List<String> STATEMENTS = List.of(
@@ -41,7 +42,18 @@ class SubQueryOperandsDifferentialTest {
             "SELECT id FROM sqn WHERE v IN (SELECT sum(v) OVER (ORDER BY id) FROM sqn) ORDER BY id",
             "SELECT (SELECT 2147483647 + id FROM sq WHERE id = 1) AS o",
             "SELECT id FROM sq WHERE g IN (SELECT 2147483647 * id FROM sq) ORDER BY id",
-            "SELECT id FROM sq t WHERE g < (SELECT avg(g) FROM sq s WHERE s.id = t.id + 1) ORDER BY id");
+            "SELECT id FROM sq t WHERE g < (SELECT avg(g) FROM sq s WHERE s.id = t.id + 1) ORDER BY id",
+            // a correlated avg of a numeric(10,2) or an integer has PostgreSQL's division scale, as an uncorrelated one
+            "CREATE TABLE sqa (k INT PRIMARY KEY, id INT, n NUMERIC(10, 2), i INT)",
+            "INSERT INTO sqa VALUES (1, 1, 1.25, 1), (2, 1, 2.50, 2), (3, 2, 10.00, 7), (4, 2, 3.33, 8), (5, 2, 0.01, 9)",
+            "SELECT t.id, (SELECT avg(n) FROM sqa u WHERE u.id = t.id) AS a FROM sq t ORDER BY t.id",
+            "SELECT t.id, (SELECT avg(i) FROM sqa u WHERE u.id = t.id) AS a, (SELECT avg(n) FROM sqa) AS b FROM sq t ORDER BY t.id",
+            "SELECT t.id, (SELECT sum(n) / count(n) FROM sqa u WHERE u.id = t.id) AS a FROM sq t ORDER BY t.id",
+            "SELECT id, avg(n) AS a, avg(i) AS b FROM sqa GROUP BY id ORDER BY id",
+            "SELECT t.id, (SELECT variance(n) FROM sqa u WHERE u.id = t.id) AS v,"
+                    + " (SELECT stddev(i) FROM sqa u WHERE u.id = t.id) AS s FROM sq t ORDER BY t.id",
+            "SELECT t.id FROM sq t WHERE (SELECT avg(n) FROM sqa u WHERE u.id = t.id)::text = '4.4466666666666667'"
+                    + " ORDER BY t.id");
 
     private static Connection pg;
     private static InProcessTributary tributary;

@@ -19,12 +19,20 @@ import org.apache.calcite.tools.Programs;
 final class CheckedArithmetic {
     private CheckedArithmetic() {}
 
-    /** {@code planning}, preceded by the pass that gives arithmetic PostgreSQL's semantics. */
+    /**
+     * {@code planning}, preceded by the pass that gives arithmetic PostgreSQL's semantics and
+     * followed by one that gives the NUMERIC divisions still in the planned tree PostgreSQL's scale.
+     * Those are the correlated sub-queries' (which the first pass leaves alone), decorrelated by
+     * then: a correlated {@code avg} of a numeric, {@code sum / count} after {@link AvgScale}, printed
+     * Calcite's 6 decimals, truncated, where PostgreSQL's {@code select_div_scale} gives 16 or more.
+     */
     static Program before(Program planning) {
         return Programs.sequence(
                 (planner, rel, traits, materializations, lattices) ->
                         rel.accept(new Shuttle(new PgArithmetic(rel.getCluster().getRexBuilder()))),
-                planning);
+                planning,
+                (planner, rel, traits, materializations, lattices) -> rel.accept(
+                        new PlannedDivisions(new PgArithmetic(rel.getCluster().getRexBuilder()))));
     }
 
     /** Rewrites the expressions of every node of a plan, and of its sub-queries' nodes. */
@@ -35,7 +43,8 @@ final class CheckedArithmetic {
          * before planning, a scalar or IN sub-query is not yet a join, and a shuttle over the nodes
          * alone does not reach it (a windowed sum of a numeric there printed sixteen decimals). A
          * correlated one is left as it was: the decorrelator rebuilds its aggregates (an AVG as SUM
-         * over COUNT) and refused the rewritten types (XX000 for a correlated {@code avg}).
+         * over COUNT) and refused the rewritten types (XX000 for a correlated {@code avg}); only its
+         * NUMERIC divisions are rewritten, after planning ({@link PlannedDivisions}).
          */
         private final RexShuttle subQueries = new RexShuttle() {
             @Override

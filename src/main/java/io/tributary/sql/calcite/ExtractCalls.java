@@ -4,6 +4,7 @@ import io.tributary.common.TributaryException;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
@@ -27,8 +28,9 @@ import org.apache.calcite.sql.validate.SqlValidator;
 /**
  * PostgreSQL's {@code extract(field FROM value)} and {@code date_part('field', value)} of the
  * fields Calcite's BIGINT {@code EXTRACT} cannot give ({@code second}, {@code milliseconds} and
- * {@code microseconds} with their fraction, {@code epoch} with its fraction, {@code julian}, and the
- * {@code timezone} fields of a timestamptz, its session zone's offset) in a
+ * {@code microseconds} with their fraction, {@code epoch} with its fraction, {@code julian}, the
+ * {@code timezone} fields of a timestamptz, its session zone's offset, {@code isoyear}, which
+ * Calcite's {@code date_part} cannot name, and the {@code hour} and {@code minute} of a date) in a
  * query: {@link #rewrite} validates the query text once with each such call replaced by a number made of its value
  * (to learn the value's type), and writes each call over a timestamp, date or time as a call of
  * {@link PgExtractFunctions} ({@code numeric} for extract, {@code double precision} for date_part,
@@ -57,7 +59,15 @@ final class ExtractCalls {
         FIELDS.put("epoch", "epoch");
         FIELDS.put("julian", "julian");
         FIELDS.put("j", "julian");
+        // Calcite's date_part cannot name it (its monotonicity check failed with XX000)
+        FIELDS.put("isoyear", "isoyear");
     }
+
+    /**
+     * Fields a date has not: {@code extract} of them is 0A000 in PostgreSQL 14, where Calcite
+     * answered 0 ({@code date_part} reads the date as its midnight and gives 0, as Calcite does).
+     */
+    private static final Set<String> TIME_OF_DAY = Set.of("hour", "minute");
 
     private ExtractCalls() {}
 
@@ -91,7 +101,7 @@ final class ExtractCalls {
                     // every extract is a number here, the others too: one over an interval, which
                     // validation refuses until its own rewrite, would fail the probe for all of them
                     if (visited instanceof SqlCall c && isExtract(c)) {
-                        if (field(c) != null) {
+                        if (field(c) != null || timeOfDay(c) != null) {
                             values.put(value(c).getParserPosition(), SqlTypeName.ANY);
                         }
                         // a number still, so the expression around it validates, that types the value
@@ -157,10 +167,16 @@ final class ExtractCalls {
                     }
                     String field = field(c);
                     SqlTypeName type = field == null ? null : values.get(value(c).getParserPosition());
+                    SqlParserPos pos = c.getParserPosition();
+                    if (field == null
+                            && timeOfDay(c) != null
+                            && values.get(value(c).getParserPosition()) == SqlTypeName.DATE) {
+                        return PgIntervals.call(
+                                "pg_extract_date", pos, SqlLiteral.createCharString(timeOfDay(c), pos), value(c));
+                    }
                     if (type == null) {
                         return visited;
                     }
-                    SqlParserPos pos = c.getParserPosition();
                     SqlNode value = value(c);
                     String suffix = "timestamp";
                     boolean datePart = c.getOperator().getName().equalsIgnoreCase("date_part");
@@ -227,17 +243,27 @@ final class ExtractCalls {
 
     /** The normalized field of an {@code extract} or {@code date_part} call handled here, else null. */
     private static String field(SqlCall call) {
+        String token = word(call);
+        return token == null ? null : FIELDS.get(token.length() > 10 ? token.substring(0, 10) : token);
+    }
+
+    /** The field of an {@code extract} (not {@code date_part}) call when it is a {@link #TIME_OF_DAY} one, else null. */
+    private static String timeOfDay(SqlCall call) {
+        String token = word(call);
+        return token != null && call.operand(0) instanceof SqlIntervalQualifier && TIME_OF_DAY.contains(token)
+                ? token
+                : null;
+    }
+
+    /** The lower-case field word of an {@code extract} or {@code date_part} call, else null. */
+    private static String word(SqlCall call) {
         if (!isExtract(call)) {
             return null;
         }
         String word = call.operand(0) instanceof SqlIntervalQualifier q
                 ? (q.timeFrameName != null ? q.timeFrameName : q.timeUnitRange.name())
                 : ((SqlLiteral) call.operand(0)).getValueAs(String.class);
-        if (word == null) {
-            return null;
-        }
-        String token = word.toLowerCase(Locale.ROOT);
-        return FIELDS.get(token.length() > 10 ? token.substring(0, 10) : token);
+        return word == null ? null : word.toLowerCase(Locale.ROOT);
     }
 
     private static SqlNode value(SqlCall call) {

@@ -125,12 +125,39 @@ final class PgArithmetic extends RexShuttle {
             };
             return checked == null ? c : withOperands(c, checked, SqlTypeName.DOUBLE);
         }
-        if (type == SqlTypeName.DECIMAL
-                && c.getKind() == SqlKind.DIVIDE
-                && c.getOperands().size() == 2) {
-            return withOperands(c, NUMERIC_DIVIDE, SqlTypeName.DECIMAL);
-        }
-        return c;
+        RexNode division = numericDivision(c);
+        return division == null ? c : division;
+    }
+
+    /**
+     * {@code call} (its operands already visited) as PostgreSQL's numeric division, with {@code
+     * select_div_scale}'s result scale, when it is a NUMERIC {@code /}; null for any other call.
+     */
+    private RexNode numericDivision(RexCall call) {
+        return isNumericDivision(call) ? numericDivision(call, call.getType()) : null;
+    }
+
+    /** Whether {@code node} is Calcite's NUMERIC {@code /}. */
+    static boolean isNumericDivision(RexNode node) {
+        return node instanceof RexCall call
+                && call.getType().getSqlTypeName() == SqlTypeName.DECIMAL
+                && call.getKind() == SqlKind.DIVIDE
+                && call.getOperands().size() == 2;
+    }
+
+    /**
+     * The NUMERIC {@code /} {@code division} as PostgreSQL's (see {@link #isNumericDivision}), typed
+     * {@code type} (the division's, or that of a cast of it that only makes it nullable, which in
+     * Calcite's code would set the value's scale to the type's). Also used on planned trees ({@link
+     * PlannedDivisions}).
+     */
+    RexNode numericDivision(RexCall division, RelDataType type) {
+        return rexBuilder.makeCall(
+                type,
+                NUMERIC_DIVIDE,
+                division.getOperands().stream()
+                        .map(o -> cast(o, SqlTypeName.DECIMAL))
+                        .toList());
     }
 
     private RexNode integer(RexCall c, SqlTypeName type) {

@@ -5,13 +5,16 @@ import io.tributary.common.TributaryException;
 import java.math.BigDecimal;
 import java.sql.Date;
 import java.sql.Time;
+import java.time.LocalDate;
+import java.time.temporal.IsoFields;
 import org.apache.calcite.runtime.SqlFunctions;
 
 /**
  * PostgreSQL 14's {@code extract} (numeric) and {@code date_part} (double precision) of the fields
  * whose value has a fraction or a range Calcite's BIGINT {@code EXTRACT} loses: {@code second},
  * {@code milliseconds}, {@code microseconds}, {@code epoch} and {@code julian}, of a timestamp, a
- * date or a time, and the zone offset fields of a timestamptz. {@link ExtractCalls} writes a query's calls of those fields as calls of these
+ * date or a time, the zone offset fields of a timestamptz, and {@code isoyear} (Calcite's {@code
+ * date_part} cannot name it) and the {@code hour} and {@code minute} a date lacks. {@link ExtractCalls} writes a query's calls of those fields as calls of these
  * (one name per argument type, as the rewrite knows the type), registered as schema functions by
  * {@link CatalogSchema}. The field is one of {@link ExtractCalls}' normalized names. A timestamp
  * arrives as its microseconds ({@link MicrosecondParameters}); dates and times as Calcite's {@code
@@ -40,6 +43,7 @@ public final class PgExtractFunctions {
             case "julian" ->
                 BigDecimal.valueOf(Math.floorDiv(micros, DAY_MICROS) + UNIX_EPOCH_JULIAN)
                         .add(PgArithmeticFunctions.numericDivide(BigDecimal.valueOf(microsOfDay), MICROS_PER_DAY));
+            case "isoyear" -> BigDecimal.valueOf(isoYear(Math.floorDiv(micros, DAY_MICROS)));
             default -> seconds(field, microsOfDay, "timestamp");
         };
     }
@@ -85,6 +89,7 @@ public final class PgExtractFunctions {
         return switch (field) {
             case "epoch" -> BigDecimal.valueOf(day * 86_400L);
             case "julian" -> BigDecimal.valueOf(day + UNIX_EPOCH_JULIAN);
+            case "isoyear" -> BigDecimal.valueOf(isoYear(day));
             default ->
                 throw new TributaryException(
                         SqlState.FEATURE_NOT_SUPPORTED, "date units \"" + field + "\" not supported");
@@ -116,6 +121,7 @@ public final class PgExtractFunctions {
             case "julian" ->
                 (Math.floorDiv(micros, DAY_MICROS) + UNIX_EPOCH_JULIAN)
                         + ((microsOfDay / 1_000_000) + (microsOfDay % 1_000_000) / 1_000_000.0) / 86_400.0;
+            case "isoyear" -> (double) isoYear(Math.floorDiv(micros, DAY_MICROS));
             default -> secondsPart(field, microsOfDay, "timestamp");
         };
     }
@@ -135,6 +141,16 @@ public final class PgExtractFunctions {
         }
         long microsOfDay = SqlFunctions.toInt(value) * 1000L;
         return field.equals("epoch") ? microsOfDay / 1_000_000.0 : secondsPart(field, microsOfDay, "\"time\"");
+    }
+
+    /**
+     * The ISO 8601 week-numbering year of the day {@code epochDay} (days from 1970-01-01, proleptic
+     * Gregorian), as PostgreSQL 14 gives it: an ISO year of 0 or before (astronomical numbering,
+     * where 0 is 1 BC) is made one less.
+     */
+    private static long isoYear(long epochDay) {
+        long year = LocalDate.ofEpochDay(epochDay).get(IsoFields.WEEK_BASED_YEAR);
+        return year <= 0 ? year - 1 : year;
     }
 
     /** The seconds fields as numeric: microseconds of the minute at scale 6, 3 or 0. */

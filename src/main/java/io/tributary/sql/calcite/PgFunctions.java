@@ -114,8 +114,8 @@ public final class PgFunctions {
 
     /**
      * Before a cast to an integer type: integers pass through. (Generated code calls these with
-     * the argument's own boxed class, so each integer width has its overload. Calcite resolves a
-     * REAL argument to the NUMERIC overload, so a REAL exactly halfway rounds away from zero.)
+     * the argument's own boxed class, so each integer width has its overload. A REAL argument
+     * arrives as double precision: {@link RealRounding}.)
      */
     public static Long pg_round(Long x) {
         return x;
