@@ -176,6 +176,7 @@ final class CatalogSchema extends AbstractSchema {
         PgVarianceFunctions.register(root);
         CurrentTimes.registerFunctions(root);
         TimeEndOfDay.register(root);
+        InfinityConstants.register(root);
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {
