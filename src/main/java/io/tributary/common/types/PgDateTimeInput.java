@@ -16,13 +16,19 @@ import java.util.Locale;
  * date of a timestamp's text ({@code '2024-03-15 10:20:30'::date}), a time the time of it. Errors
  * are PostgreSQL's: 22007 {@code invalid input syntax for type ...} for text of another shape,
  * 22008 {@code date/time field value out of range} for a month, day, hour, minute or second past its
- * range (February 30th, {@code 25:00}). Not read: month names, which stay 22007; {@code infinity} and {@code BC} dates, which Tributary cannot hold, are 0A000. Called by {@link PgTextFormat} (DML, COPY, bind
+ * range (February 30th, {@code 25:00}), 22008 {@code date out of range} / {@code timestamp out of range} past
+ * the type's range (a timestamp past what microseconds since 1970 hold, whose count would collide
+ * with {@link InfiniteDateTimes}' encoding). {@code infinity}, {@code +infinity} and {@code -infinity}
+ * are {@link InfiniteDateTimes}' values. Not read: month names, which stay 22007; {@code BC} dates,
+ * which Tributary cannot hold, are 0A000. Called by {@link PgTextFormat} (DML, COPY, bind
  * parameters) and by the SQL front end for constants; stateless and thread-safe.
  */
 public final class PgDateTimeInput {
     private static final long MICROS_PER_SECOND = 1_000_000L;
     private static final long MICROS_PER_DAY = 86_400L * MICROS_PER_SECOND;
     private static final long NO_OFFSET = Long.MIN_VALUE;
+    /** The epoch day of 5874897-12-31, PostgreSQL's last date. */
+    private static final long MAX_DATE_DAY = LocalDate.of(5_874_897, 12, 31).toEpochDay();
 
     private PgDateTimeInput() {}
 
@@ -36,24 +42,26 @@ public final class PgDateTimeInput {
         if (relative != null) {
             return relative;
         }
+        int infinite = InfiniteDateTimes.sign(t);
+        if (infinite != 0) {
+            return infinite > 0 ? InfiniteDateTimes.DATE_INFINITY : InfiniteDateTimes.DATE_MINUS_INFINITY;
+        }
         refuseUnrepresentable(t);
         Fields f = new Fields(t, "date");
         long day = f.date();
         f.timeAndZone();
+        if (day > MAX_DATE_DAY) {
+            throw new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW, "date out of range: \"" + t + "\"");
+        }
         return (int) day;
     }
 
     /**
-     * PostgreSQL's {@code infinity} and BC dates, which Tributary's values (Calcite's epoch days
-     * and milliseconds, formatted as years 1 to 9999) cannot hold: 0A000 naming them rather than
-     * the 22007 of text PostgreSQL would refuse too.
+     * BC dates, which Tributary's values (formatted as years from 1) cannot hold: 0A000 naming
+     * them rather than the 22007 of text PostgreSQL would refuse too.
      */
     private static void refuseUnrepresentable(String t) {
         String lower = t.toLowerCase(Locale.ROOT);
-        if (lower.equals("infinity") || lower.equals("+infinity") || lower.equals("-infinity")) {
-            throw new TributaryException(
-                    SqlState.FEATURE_NOT_SUPPORTED, "infinite dates and timestamps are not supported");
-        }
         if (lower.endsWith(" bc") && lower.length() > 3 && Character.isDigit(lower.charAt(0))) {
             throw new TributaryException(
                     SqlState.FEATURE_NOT_SUPPORTED, "dates before the year 1 (BC) are not supported");
@@ -92,18 +100,31 @@ public final class PgDateTimeInput {
         if (relative != null) {
             return relative;
         }
+        int infinite = InfiniteDateTimes.sign(t);
+        if (infinite != 0) {
+            return infinite > 0 ? InfiniteDateTimes.TIMESTAMP_INFINITY : InfiniteDateTimes.TIMESTAMP_MINUS_INFINITY;
+        }
         refuseUnrepresentable(t);
         Fields f = new Fields(t, typeName);
         long day = f.date();
         f.timeAndZone();
-        long local = day * MICROS_PER_DAY + f.micros;
-        if (!withZone) {
-            return local;
+        try {
+            // exact: a count past the long's range, or on an infinity's, is no timestamp
+            long local = Math.addExact(Math.multiplyExact(day, MICROS_PER_DAY), f.micros);
+            long value;
+            if (!withZone) {
+                value = local;
+            } else if (f.namedZone != null) {
+                value = f.namedZone.toInstant(local);
+            } else {
+                value = f.offsetSeconds == NO_OFFSET
+                        ? zone.toInstant(local)
+                        : Math.subtractExact(local, f.offsetSeconds * MICROS_PER_SECOND);
+            }
+            return InfiniteDateTimes.finite(value);
+        } catch (ArithmeticException | TributaryException e) {
+            throw new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW, "timestamp out of range: \"" + t + "\"");
         }
-        if (f.namedZone != null) {
-            return f.namedZone.toInstant(local);
-        }
-        return f.offsetSeconds == NO_OFFSET ? zone.toInstant(local) : local - f.offsetSeconds * MICROS_PER_SECOND;
     }
 
     /** A cursor over one input text, throwing PostgreSQL's errors for {@code typeName}. */

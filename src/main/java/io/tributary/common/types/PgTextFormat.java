@@ -37,7 +37,10 @@ public final class PgTextFormat {
             case DATE -> formatDate((Integer) value);
             case TIME -> formatTime((Long) value);
             case TIMESTAMP -> formatTimestamp((Long) value);
-            case TIMESTAMPTZ -> formatTimestamp((Long) value) + "+00";
+            case TIMESTAMPTZ ->
+                InfiniteDateTimes.isFinite((Long) value)
+                        ? formatTimestamp((Long) value) + "+00"
+                        : formatTimestamp((Long) value);
             case INTERVAL -> formatInterval((Interval) value);
             case BYTEA -> formatBytea((byte[]) value);
             case UUID -> PgUuidText.format((java.util.UUID) value);
@@ -136,7 +139,11 @@ public final class PgTextFormat {
         return sign + d.abs().toPlainString();
     }
 
+    /** PostgreSQL's text of a date (DateStyle ISO); {@code infinity} and {@code -infinity} for those. */
     public static String formatDate(int epochDay) {
+        if (!InfiniteDateTimes.isFiniteDate(epochDay)) {
+            return InfiniteDateTimes.text(epochDay > 0);
+        }
         LocalDate date = LocalDate.ofEpochDay(epochDay);
         int year = date.getYear();
         StringBuilder sb = new StringBuilder(10);
@@ -161,7 +168,11 @@ public final class PgTextFormat {
         return sb.toString();
     }
 
+    /** PostgreSQL's text of a timestamp (DateStyle ISO); {@code infinity} and {@code -infinity} for those. */
     public static String formatTimestamp(long micros) {
+        if (!InfiniteDateTimes.isFinite(micros)) {
+            return InfiniteDateTimes.text(micros > 0);
+        }
         long day = Math.floorDiv(micros, MICROS_PER_DAY);
         long rest = Math.floorMod(micros, MICROS_PER_DAY);
         String date = formatDate((int) day);

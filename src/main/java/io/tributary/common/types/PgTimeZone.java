@@ -144,6 +144,10 @@ public record PgTimeZone(String name, ZoneId zone) implements PgZone {
     /** Seconds east of Greenwich at the instant {@code micros} (since 1970-01-01 UTC). */
     @Override
     public int offsetSeconds(long micros) {
+        if (!InfiniteDateTimes.isFinite(micros)) {
+            // an infinity has no local time: 0 keeps it the same count
+            return 0;
+        }
         if (zone instanceof ZoneOffset fixed) {
             return fixed.getTotalSeconds();
         }
@@ -154,6 +158,9 @@ public record PgTimeZone(String name, ZoneId zone) implements PgZone {
 
     /** A timestamptz as PostgreSQL prints it in this zone: local time, then {@code +HH[:MM[:SS]]}. */
     public String format(long micros) {
+        if (!InfiniteDateTimes.isFinite(micros)) {
+            return PgTextFormat.formatTimestamp(micros);
+        }
         int offset = offsetSeconds(micros);
         return formatLocal(micros + offset * MICROS_PER_SECOND, offset);
     }
@@ -188,6 +195,9 @@ public record PgTimeZone(String name, ZoneId zone) implements PgZone {
      */
     @Override
     public long toInstant(long localMicros) {
+        if (!InfiniteDateTimes.isFinite(localMicros)) {
+            return localMicros;
+        }
         if (zone instanceof ZoneOffset fixed) {
             return localMicros - fixed.getTotalSeconds() * MICROS_PER_SECOND;
         }

@@ -31,7 +31,7 @@ public final class Values {
                 return zone.toInstant((Long) value);
             }
             if (source == TypeKind.DATE) {
-                return zone.toInstant((Integer) value * 86_400_000_000L);
+                return zone.toInstant(InfiniteDateTimes.dateToTimestamp((Integer) value));
             }
         } else if (source == TypeKind.TIMESTAMPTZ) {
             long instant = (Long) value;
@@ -107,7 +107,7 @@ public final class Values {
                     return value;
                 }
                 if (from != null && (from.kind() == TypeKind.TIMESTAMP || from.kind() == TypeKind.TIMESTAMPTZ)) {
-                    return (int) Math.floorDiv((Long) value, 86_400_000_000L);
+                    return InfiniteDateTimes.timestampToDate((Long) value);
                 }
                 break;
             case TIME:
@@ -115,7 +115,10 @@ public final class Values {
                     return value;
                 }
                 if (from != null && (from.kind() == TypeKind.TIMESTAMP || from.kind() == TypeKind.TIMESTAMPTZ)) {
-                    return Math.floorMod((Long) value, 86_400_000_000L);
+                    // PostgreSQL's timestamp_time: an infinity has no time of day
+                    return InfiniteDateTimes.isFinite((Long) value)
+                            ? Math.floorMod((Long) value, 86_400_000_000L)
+                            : null;
                 }
                 break;
             case TIMESTAMP:
@@ -124,7 +127,7 @@ public final class Values {
                     return value;
                 }
                 if (from != null && from.kind() == TypeKind.DATE) {
-                    return ((Integer) value) * 86_400_000_000L;
+                    return InfiniteDateTimes.dateToTimestamp((Integer) value);
                 }
                 break;
             case INTERVAL:

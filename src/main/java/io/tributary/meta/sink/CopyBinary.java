@@ -1,6 +1,7 @@
 package io.tributary.meta.sink;
 
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.InfiniteDateTimes;
 import io.tributary.common.types.TypeKind;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -18,10 +19,6 @@ import org.postgresql.copy.CopyIn;
  * One delivery thread; reused across COPYs.
  */
 final class CopyBinary implements CopyBody {
-    /** Days from 1970-01-01 to 2000-01-01, PostgreSQL's date and timestamp epoch. */
-    private static final int PG_EPOCH_DAYS = 10_957;
-
-    private static final long PG_EPOCH_MICROS = PG_EPOCH_DAYS * 86_400_000_000L;
 
     /** The signature, then the flags (no OIDs) and the header extension's length, both zero. */
     private static final byte[] HEADER =
@@ -217,11 +214,11 @@ final class CopyBinary implements CopyBody {
             switch (kinds[i]) {
                 case DATE -> {
                     putInt(4);
-                    putInt(readInt(in, start) - PG_EPOCH_DAYS);
+                    putInt(InfiniteDateTimes.toPostgresDays(readInt(in, start)));
                 }
                 case TIMESTAMP, TIMESTAMPTZ -> {
                     putInt(8);
-                    putLong(readLong(in, start) - PG_EPOCH_MICROS);
+                    putLong(InfiniteDateTimes.toPostgresMicros(readLong(in, start)));
                 }
                 case INTERVAL -> {
                     // stored months, days, micros; PostgreSQL's order is micros, days, months

@@ -5,6 +5,7 @@ import io.netty.buffer.ByteBufUtil;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.InfiniteDateTimes;
 import io.tributary.common.types.Interval;
 import io.tributary.common.types.PgArrayLiteral;
 import io.tributary.common.types.PgJsonText;
@@ -26,11 +27,6 @@ import java.util.List;
 final class PgValueCodec {
     static final short TEXT = 0;
     static final short BINARY = 1;
-
-    /** PostgreSQL counts dates and timestamps from 2000-01-01; the engine from 1970-01-01. */
-    private static final int PG_EPOCH_DAYS = 10_957;
-
-    private static final long PG_EPOCH_MICROS = PG_EPOCH_DAYS * 86_400_000_000L;
 
     private PgValueCodec() {}
 
@@ -75,9 +71,9 @@ final class PgValueCodec {
                 buf.writeByte(1);
                 ByteBufUtil.writeUtf8(buf, value.toString());
             }
-            case DATE -> buf.writeInt((Integer) value - PG_EPOCH_DAYS);
+            case DATE -> buf.writeInt(InfiniteDateTimes.toPostgresDays((Integer) value));
             case TIME -> buf.writeLong((Long) value);
-            case TIMESTAMP, TIMESTAMPTZ -> buf.writeLong((Long) value - PG_EPOCH_MICROS);
+            case TIMESTAMP, TIMESTAMPTZ -> buf.writeLong(InfiniteDateTimes.toPostgresMicros((Long) value));
             case INTERVAL -> {
                 Interval iv = (Interval) value;
                 buf.writeLong(iv.micros());
@@ -200,9 +196,10 @@ final class PgValueCodec {
             case NUMERIC -> Values.fitNumeric(PgNumericBinary.read(in), type);
             case VARCHAR, TEXT, BPCHAR -> Values.fitString(new String(bytes, StandardCharsets.UTF_8), type);
             case ARRAY -> readArray(type, in, zone);
-            case DATE -> fixed(in, 4).getInt() + PG_EPOCH_DAYS;
+            case DATE -> InfiniteDateTimes.fromPostgresDays(fixed(in, 4).getInt());
             case TIME -> fixed(in, 8).getLong();
-            case TIMESTAMP, TIMESTAMPTZ -> fixed(in, 8).getLong() + PG_EPOCH_MICROS;
+            case TIMESTAMP, TIMESTAMPTZ ->
+                InfiniteDateTimes.fromPostgresMicros(fixed(in, 8).getLong());
             case INTERVAL -> {
                 fixed(in, 16);
                 long micros = in.getLong();

@@ -180,6 +180,7 @@ final class CatalogSchema extends AbstractSchema {
         CurrentTimes.registerFunctions(root);
         SessionRandom.registerFunctions(root);
         TimeEndOfDay.register(root);
+        InfinityConstants.register(root);
         for (Class<?> functions : FUNCTION_CLASSES) {
             for (Method m : functions.getMethods()) {
                 if (m.getDeclaringClass() == functions) {

@@ -32,7 +32,7 @@ final class ColumnLabels {
      * constant or make_interval ({@link PgSyntaxText}, {@link IntervalSemantics}), Calcite's name for
      * three-argument translate, the operators {@link PgOperatorText} writes as calls, the formatting
      * functions ({@link PgFormattingCalls}), the constant {@code '24:00:00'::time} ({@link
-     * TimeEndOfDay}).
+     * TimeEndOfDay}); an infinite date or timestamp constant's is its type's ({@link InfinityConstants}).
      */
     private static final Map<String, String> FUNCTION_LABELS = Map.of(
             "pg_interval",
@@ -263,7 +263,11 @@ final class ColumnLabels {
         if (item instanceof SqlCall call && call.getOperator() instanceof SqlFunction f) {
             String name = f.getName().toLowerCase(Locale.ROOT);
             // an interval constant or make_interval as PgSyntaxText and IntervalSemantics wrote it
-            return name.startsWith("pg_op_") ? "?column?" : FUNCTION_LABELS.getOrDefault(name, name);
+            if (name.startsWith("pg_op_")) {
+                return "?column?";
+            }
+            String infinity = InfinityConstants.label(name);
+            return infinity != null ? infinity : FUNCTION_LABELS.getOrDefault(name, name);
         }
         return "?column?";
     }

@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.InfiniteDateTimes;
 import io.tributary.common.types.PgDateTimeInput;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.common.types.PgTimeZone;
@@ -19,7 +20,8 @@ import java.util.regex.Pattern;
  * followed by {@code ::text} or {@code ::varchar} becomes that text itself, since Calcite folds
  * the cast of a literal with its own format; one cast to {@code timestamp(p)} is rounded to p
  * digits as PostgreSQL rounds it. Values Calcite's literals cannot hold (years past
- * 9999, BC) are left to Calcite; {@code 24:00:00} becomes a call of {@link TimeEndOfDay}. Stateless.
+ * 9999, BC) are left to Calcite; {@code 24:00:00} becomes a call of {@link TimeEndOfDay}, {@code
+ * infinity} and {@code -infinity} one of {@link InfinityConstants}. Stateless.
  */
 final class DateTimeConstants {
     /** The type keyword before a constant: {@code DATE '…'}. */
@@ -87,6 +89,14 @@ final class DateTimeConstants {
         String kind = type.toUpperCase(Locale.ROOT);
         if (precision != null && !kind.equals("TIMESTAMP")) {
             return null;
+        }
+        int infinite = kind.equals("TIME") ? 0 : InfiniteDateTimes.sign(text);
+        if (infinite != 0) {
+            String value = InfiniteDateTimes.text(infinite > 0);
+            if (TO_TEXT.matcher(after.substring(skip)).find()) {
+                return new Rewrite(codeEnd, "'" + value + "'", skip);
+            }
+            return new Rewrite(codeEnd, InfinityConstants.name(kind, infinite > 0) + "()", skip);
         }
         // timestamp(p): rounded as PostgreSQL rounds it (Calcite's cast of a literal truncates)
         int digits = precision == null ? 6 : Integer.parseInt(precision);

@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.InfiniteDateTimes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -62,8 +63,7 @@ final class MicrosecondFolding implements RexExecutor {
             return;
         }
         if (rewritten.stream().noneMatch(e -> holdsTimestamps(e.getType()))) {
-            List<RexNode> reduced = new ArrayList<>(constExps.size());
-            delegate.reduce(rexBuilder, rewritten, reduced);
+            List<RexNode> reduced = reduceDates(rexBuilder, rewritten);
             for (int i = 0; i < reduced.size(); i++) {
                 // an expression left unreduced stays as it was: the rewrite is for compiling only
                 reducedValues.add(reduced.get(i) == rewritten.get(i) ? constExps.get(i) : reduced.get(i));
@@ -83,8 +83,52 @@ final class MicrosecondFolding implements RexExecutor {
         }
         for (int i = 0; i < rewritten.size(); i++) {
             RelDataType type = constExps.get(i).getType();
+            if (values[i] instanceof Long micros && !InfiniteDateTimes.isFinite(micros)
+                    || values[i] instanceof Integer days
+                            && isDate(constExps.get(i))
+                            && !InfiniteDateTimes.isFiniteDate(days)) {
+                // no literal holds an infinity: the expression stays, evaluated at run time
+                reducedValues.add(constExps.get(i));
+                continue;
+            }
             reducedValues.add(rexBuilder.makeLiteral(literalValue(values[i], type), type, true));
         }
+    }
+
+    /**
+     * {@code rewritten} as Calcite's executor reduces it; when that fails and a date is among them,
+     * one at a time, a date that cannot be reduced left as it is: Calcite's date literal cannot hold
+     * an infinity ({@code 'infinity'::date}), and a date whose evaluation fails fails again at run
+     * time, where its error belongs.
+     */
+    private List<RexNode> reduceDates(RexBuilder rexBuilder, List<RexNode> rewritten) {
+        List<RexNode> reduced = new ArrayList<>(rewritten.size());
+        try {
+            delegate.reduce(rexBuilder, rewritten, reduced);
+            return reduced;
+        } catch (RuntimeException e) {
+            if (rewritten.stream().noneMatch(MicrosecondFolding::isDate)) {
+                throw e;
+            }
+        }
+        reduced.clear();
+        for (RexNode e : rewritten) {
+            List<RexNode> one = new ArrayList<>(1);
+            try {
+                delegate.reduce(rexBuilder, List.of(e), one);
+                reduced.add(one.get(0));
+            } catch (RuntimeException failed) {
+                if (!isDate(e)) {
+                    throw failed;
+                }
+                reduced.add(e);
+            }
+        }
+        return reduced;
+    }
+
+    private static boolean isDate(RexNode e) {
+        return e.getType().getSqlTypeName() == SqlTypeName.DATE;
     }
 
     /**

@@ -122,6 +122,12 @@ final class MillisecondCalls extends RexShuttle {
                 && isTimestamp(operands.get(0).getType())) {
             return cast(call, operands.get(0));
         }
+        if (call.getKind() == SqlKind.CAST
+                && isDateTimestampCast(call.getType(), operands.get(0).getType())) {
+            // in microseconds, where infinities stay infinite (Calcite's code would scale them as days)
+            SqlOperator conversion = timestampResult ? TimestampUnitCalls.FROM_DATE : TimestampUnitCalls.TO_DATE;
+            return rexBuilder.makeCall(call.getType(), conversion, List.of(operands.get(0)));
+        }
         if ((call.getKind() == SqlKind.PLUS || call.getKind() == SqlKind.MINUS) && timestampResult) {
             for (RexNode operand : operands) {
                 if (isTimestamp(operand.getType())) {
@@ -161,6 +167,14 @@ final class MillisecondCalls extends RexShuttle {
         return rexBuilder.makeCall(to, TimestampUnitCalls.AS_MICROS, List.of(operand));
     }
 
+    /** Whether a cast from {@code from} to {@code to} is between a date and a timestamp without time zone. */
+    private static boolean isDateTimestampCast(RelDataType to, RelDataType from) {
+        SqlTypeName t = to.getSqlTypeName();
+        SqlTypeName f = from.getSqlTypeName();
+        return t == SqlTypeName.TIMESTAMP && f == SqlTypeName.DATE
+                || t == SqlTypeName.DATE && f == SqlTypeName.TIMESTAMP;
+    }
+
     private RexNode keepMicros(RexNode millisResult, RexNode operand) {
         return rexBuilder.makeCall(
                 millisResult.getType(), TimestampUnitCalls.KEEP_MICROS, List.of(millisResult, operand));
@@ -192,6 +206,8 @@ final class MillisecondCalls extends RexShuttle {
                 || op == TimestampUnitCalls.TO_MILLIS
                 || op == TimestampUnitCalls.FROM_MILLIS
                 || op == TimestampUnitCalls.KEEP_MICROS
+                || op == TimestampUnitCalls.FROM_DATE
+                || op == TimestampUnitCalls.TO_DATE
                 || op == TimestampUnitCalls.ROUND;
     }
 

@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.InfiniteDateTimes;
 import io.tributary.common.types.Interval;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -43,6 +44,10 @@ public final class PgAge {
 
     /** PostgreSQL's {@code timestamp_age} of two moments in microseconds since 1970 (UTC, proleptic calendar). */
     static Interval age(long aMicros, long bMicros) {
+        if (!InfiniteDateTimes.isFinite(aMicros) || !InfiniteDateTimes.isFinite(bMicros)) {
+            // PostgreSQL's timestamp2tm of an infinity
+            throw InfiniteDateTimes.outOfRange();
+        }
         LocalDateTime a = moment(aMicros);
         LocalDateTime b = moment(bMicros);
         boolean flip = aMicros < bMicros;

@@ -2,6 +2,7 @@ package io.tributary.sql.calcite;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.types.InfiniteDateTimes;
 import java.math.BigDecimal;
 import java.sql.Date;
 import java.sql.Time;
@@ -91,14 +92,17 @@ public final class PgDateFunctions {
         return zone;
     }
 
-    /** {@code isfinite(date)}: always true, as Tributary has no infinite dates. */
+    /** {@code isfinite(date)}: false for {@code infinity} and {@code -infinity} (the epoch day Calcite converted). */
     public static Boolean isfinite(Date d) {
-        return d == null ? null : Boolean.TRUE;
+        return d == null
+                ? null
+                : InfiniteDateTimes.isFiniteDate(InfiniteDateTimes.dateOfDays(SqlFunctions.toInt(d), d.getTime()));
     }
 
-    /** {@code isfinite(timestamp)}: always true, as Tributary has no infinite timestamps. */
-    public static Boolean isfinite(Timestamp t) {
-        return t == null ? null : Boolean.TRUE;
+    /** {@code isfinite(timestamp)} (and timestamptz, cast): false for {@code infinity} and {@code -infinity}. */
+    @MicrosecondTimestamps
+    public static Boolean isfinite(@MicrosecondTimestamps Long micros) {
+        return micros == null ? null : InfiniteDateTimes.isFinite(micros);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.InfiniteDateTimes;
 import java.time.LocalDate;
 import java.util.List;
 import org.apache.calcite.avatica.util.TimeUnitRange;
@@ -128,7 +129,7 @@ public final class PgDateTrunc {
 
     /**
      * {@code date_trunc(unit, timestamp)}: {@code unit} is the name of a {@link TimeUnitRange}
-     * {@link #truncateCall} accepts; NULL in gives NULL out.
+     * {@link #truncateCall} accepts; NULL in gives NULL out, an infinity itself.
      *
      * @param micros the timestamp as microseconds since 1970-01-01 00:00:00
      */
@@ -136,6 +137,10 @@ public final class PgDateTrunc {
     public static Long truncate(Long micros, String unit) {
         if (micros == null || unit == null) {
             return null;
+        }
+        if (!InfiniteDateTimes.isFinite(micros)) {
+            // PostgreSQL's timestamp_trunc: an infinity is its own truncation
+            return micros;
         }
         long us = micros;
         long day = Math.floorDiv(us, MICROS_PER_DAY);

@@ -2,6 +2,7 @@ package io.tributary.sql.calcite;
 
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.types.InfiniteDateTimes;
 import java.math.BigDecimal;
 import java.sql.Date;
 import java.sql.Time;
@@ -37,6 +38,9 @@ public final class PgExtractFunctions {
             return null;
         }
         long micros = value;
+        if (!InfiniteDateTimes.isFinite(micros)) {
+            return infinitePart(field);
+        }
         long microsOfDay = Math.floorMod(micros, DAY_MICROS);
         return switch (field) {
             case "epoch" -> BigDecimal.valueOf(micros, 6);
@@ -46,6 +50,19 @@ public final class PgExtractFunctions {
             case "isoyear" -> BigDecimal.valueOf(isoYear(Math.floorDiv(micros, DAY_MICROS)));
             default -> seconds(field, microsOfDay, "timestamp");
         };
+    }
+
+    /**
+     * {@code extract} of an infinite timestamp: NULL for the fields of a point in time, as
+     * PostgreSQL; its {@code Infinity} of epoch and julian is a numeric Tributary's cannot hold (0A000).
+     */
+    private static BigDecimal infinitePart(String field) {
+        if (field.equals("epoch") || field.equals("julian")) {
+            throw new TributaryException(
+                    SqlState.FEATURE_NOT_SUPPORTED,
+                    "numeric Infinity (extract of an infinite timestamp) is not supported");
+        }
+        return null;
     }
 
     /**
@@ -115,6 +132,12 @@ public final class PgExtractFunctions {
         if (field == null) {
             return null;
         }
+        if (!InfiniteDateTimes.isFinite(micros)) {
+            // PostgreSQL's NonFiniteTimestampTzPart: the fields that grow with time are infinite, the rest NULL
+            return field.equals("epoch") || field.equals("julian")
+                    ? (micros > 0 ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY)
+                    : null;
+        }
         long microsOfDay = Math.floorMod(micros, DAY_MICROS);
         return switch (field) {
             case "epoch" -> micros / 1_000_000.0;
@@ -131,7 +154,10 @@ public final class PgExtractFunctions {
         if (field == null || value == null) {
             return null;
         }
-        return datePart(field, SqlFunctions.toInt(value) * DAY_MICROS);
+        return datePart(
+                field,
+                InfiniteDateTimes.dateToTimestamp(
+                        InfiniteDateTimes.dateOfDays(SqlFunctions.toInt(value), value.getTime())));
     }
 
     /** {@code date_part(field, time)}. */

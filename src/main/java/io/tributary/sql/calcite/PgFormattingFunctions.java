@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.InfiniteDateTimes;
 import io.tributary.common.types.Interval;
 import io.tributary.common.types.PgDateTimeFormat;
 import io.tributary.common.types.PgDateTimeParse;
@@ -32,6 +33,10 @@ public final class PgFormattingFunctions {
 
     /** {@code to_char(timestamp, text)}: no zone, so TZ prints nothing and OF {@code +00}. */
     public static String timestamp(long micros, String template) {
+        if (!InfiniteDateTimes.isFinite(micros)) {
+            // PostgreSQL's to_char of an infinity is NULL
+            return null;
+        }
         return PgDateTimeFormat.dateTime(
                 Math.floorDiv(micros, MICROS_PER_DAY), Math.floorMod(micros, MICROS_PER_DAY), null, 0, template);
     }
@@ -42,6 +47,9 @@ public final class PgFormattingFunctions {
      * its abbreviation then.
      */
     public static String timestamptz(long micros, TimeZone zone, String template) {
+        if (!InfiniteDateTimes.isFinite(micros)) {
+            return null;
+        }
         ZoneRules rules = rules(zone);
         Instant instant = Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L));
         int offset = rules.getOffset(instant).getTotalSeconds();

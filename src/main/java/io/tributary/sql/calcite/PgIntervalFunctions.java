@@ -3,6 +3,7 @@ package io.tributary.sql.calcite;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.InfiniteDateTimes;
 import io.tributary.common.types.Interval;
 import io.tributary.common.types.PgTextFormat;
 import java.math.BigDecimal;
@@ -40,17 +41,28 @@ public final class PgIntervalFunctions {
         if (ts == null || iv == null) {
             return null;
         }
+        if (!InfiniteDateTimes.isFinite(ts)) {
+            // the infinity Calcite's shift by milliseconds kept
+            return ts;
+        }
         long below = Math.floorMod(interval(iv, "pg_timestamp_shift_micros").micros(), 1000L);
-        return minus ? ts - below : ts + below;
+        return InfiniteDateTimes.finite(minus ? ts - below : ts + below);
     }
 
     /**
      * {@code a - b} of two timestamps as PostgreSQL's {@code timestamp_mi}: their distance to the
-     * microsecond, whole days of 24 hours as days and the rest as time, both of its sign.
+     * microsecond, whole days of 24 hours as days and the rest as time, both of its sign; 22008
+     * for an infinite one, as PostgreSQL 14.
      */
     @MicrosecondTimestamps
     public static Interval pg_timestamp_diff(@MicrosecondTimestamps Long a, @MicrosecondTimestamps Long b) {
-        return a == null || b == null ? null : IntervalScaling.justifyHours(new Interval(0, 0, a - b));
+        if (a == null || b == null) {
+            return null;
+        }
+        if (!InfiniteDateTimes.isFinite(a) || !InfiniteDateTimes.isFinite(b)) {
+            throw new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW, "cannot subtract infinite timestamps");
+        }
+        return IntervalScaling.justifyHours(new Interval(0, 0, a - b));
     }
 
     /**

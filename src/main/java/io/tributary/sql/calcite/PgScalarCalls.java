@@ -42,6 +42,7 @@ final class PgScalarCalls {
     private static final SqlOperator NUMERIC_TEXT = function("numericText");
     private static final SqlOperator TIMESTAMP_TEXT = function("timestampText");
     private static final SqlOperator TIME_TEXT = function("timeText");
+    private static final SqlOperator DATE_TEXT = function("dateText");
     private static final SqlOperator BOOL_TEXT = function("boolText");
     private static final SqlOperator NUMERIC_NULLABLE = function("numericNullable");
     private static final SqlOperator TEXT_DATE = function("textDate");
@@ -276,7 +277,9 @@ final class PgScalarCalls {
                                         ? TIMESTAMP_TEXT
                                         : from == SqlTypeName.TIME
                                                 ? TIME_TEXT
-                                                : from == SqlTypeName.BOOLEAN ? BOOL_TEXT : null;
+                                                : from == SqlTypeName.DATE
+                                                        ? DATE_TEXT
+                                                        : from == SqlTypeName.BOOLEAN ? BOOL_TEXT : null;
         if (op == null) {
             return null;
         }

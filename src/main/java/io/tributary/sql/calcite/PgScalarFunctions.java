@@ -3,6 +3,7 @@ package io.tributary.sql.calcite;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.InfiniteDateTimes;
 import io.tributary.common.types.PgDateTimeInput;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.common.types.PgTimeZone;
@@ -42,9 +43,12 @@ public final class PgScalarFunctions {
     /**
      * {@code date + integer} (Calcite's {@code date + n days}): the date that many days away, 22008
      * {@code date out of range} past PostgreSQL's dates (4714-11-24 BC to 5874897-12-31) where
-     * Calcite's int would wrap.
+     * Calcite's int would wrap; an infinite date stays infinite, as PostgreSQL's.
      */
     public static int datePlusMillis(int date, long millis) {
+        if (!InfiniteDateTimes.isFiniteDate(date)) {
+            return date;
+        }
         long day = date + Math.floorDiv(millis, MILLIS_PER_DAY);
         if (day < MIN_DATE || day > MAX_DATE) {
             throw new TributaryException(SqlState.DATETIME_FIELD_OVERFLOW, "date out of range");
@@ -118,6 +122,11 @@ public final class PgScalarFunctions {
     @MicrosecondTimestamps
     public static String timestampText(Long micros) {
         return micros == null ? null : PgTextFormat.formatTimestamp(micros);
+    }
+
+    /** {@code date::text}: PostgreSQL's text ({@code infinity}, years past 9999), from Calcite's epoch day. */
+    public static String dateText(Integer epochDay) {
+        return epochDay == null ? null : PgTextFormat.formatDate(epochDay);
     }
 
     /** {@code time::text}: PostgreSQL's text, with the fraction of a second it has. */

@@ -1,6 +1,7 @@
 package io.tributary.sql.calcite;
 
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.InfiniteDateTimes;
 import io.tributary.common.types.Interval;
 import io.tributary.common.types.PgArrayLiteral;
 import io.tributary.common.types.PgTextFormat;
@@ -367,13 +368,17 @@ final class PgSyntaxText {
      * Calcite's literal for PostgreSQL's timestamptz constant {@code text} (quotes still doubled):
      * the instant it names (an offset applied, none meaning {@code zone}, the session's) as
      * {@code TIMESTAMP WITH LOCAL TIME ZONE '...'} in UTC; null, leaving the constant to the
-     * grammar, for a year outside 1 to 9999, which Calcite's literal cannot hold.
+     * grammar, for a year outside 1 to 9999, which Calcite's literal cannot hold; an infinity as
+     * its {@link InfinityConstants} call.
      *
      * @throws io.tributary.common.TributaryException 22007 if the text is no timestamp, as
      *     PostgreSQL rejects the constant
      */
     private static String timestamptzLiteral(String text, PgTimeZone zone) {
         long micros = PgTextFormat.parseTimestamptz(text.replace("''", "'"), zone);
+        if (!InfiniteDateTimes.isFinite(micros)) {
+            return InfinityConstants.name("TIMESTAMPTZ", micros > 0) + "()";
+        }
         String utc = PgTextFormat.format(DataType.TIMESTAMP, micros);
         return utc.length() < 19 || utc.charAt(4) != '-' || utc.endsWith("BC")
                 ? null

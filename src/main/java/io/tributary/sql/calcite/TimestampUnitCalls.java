@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.InfiniteDateTimes;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.CallImplementor;
 import org.apache.calcite.adapter.enumerable.NullPolicy;
@@ -31,26 +32,37 @@ public final class TimestampUnitCalls {
     /** The operand as it is, typed as the call: a count of microseconds as a timestamp. */
     static final SqlOperator AS_MICROS = operator("pg_timestamp_micros", operands -> asLong(operands.get(0)));
 
-    /** Microseconds to milliseconds, rounded down (to the earlier instant). */
+    /** Microseconds to milliseconds, rounded down (to the earlier instant); an infinity stays its count. */
     static final SqlOperator TO_MILLIS = operator(
             "pg_timestamp_to_millis",
-            operands -> Expressions.call(Math.class, "floorDiv", asLong(operands.get(0)), Expressions.constant(1000L)));
+            operands -> Expressions.call(InfiniteDateTimes.class, "toMillis", asLong(operands.get(0))));
 
-    /** Milliseconds to microseconds. */
+    /** Milliseconds to microseconds; an infinity stays its count, 22008 past the range. */
     static final SqlOperator FROM_MILLIS = operator(
             "pg_timestamp_from_millis",
-            operands -> Expressions.multiply(asLong(operands.get(0)), Expressions.constant(1000L)));
+            operands -> Expressions.call(InfiniteDateTimes.class, "fromMillis", asLong(operands.get(0))));
+
+    /** {@code CAST(date AS timestamp)}: the day's midnight in microseconds; infinities stay infinite. */
+    static final SqlOperator FROM_DATE = operator(
+            "pg_timestamp_of_date",
+            operands -> Expressions.call(
+                    InfiniteDateTimes.class, "dateToTimestamp", Expressions.convert_(operands.get(0), int.class)));
+
+    /** {@code CAST(timestamp AS date)}: the timestamp's day; infinities stay infinite. */
+    static final SqlOperator TO_DATE = operator(
+            "pg_timestamp_date",
+            operands -> Expressions.call(InfiniteDateTimes.class, "timestampToDate", asLong(operands.get(0))));
 
     /**
      * A result in milliseconds (first operand) with the microseconds below the millisecond of the
      * operand it was computed from (second operand): for operations that move a timestamp by whole
-     * milliseconds (adding an interval of Calcite's, a change of time zone), which keep them.
+     * milliseconds (adding an interval of Calcite's, a change of time zone), which keep them; an
+     * infinite operand is the result, as PostgreSQL's infinity moved stays infinite.
      */
     static final SqlOperator KEEP_MICROS = operator(
             "pg_timestamp_keep_micros",
-            operands -> Expressions.add(
-                    Expressions.multiply(asLong(operands.get(0)), Expressions.constant(1000L)),
-                    Expressions.call(Math.class, "floorMod", asLong(operands.get(1)), Expressions.constant(1000L))));
+            operands -> Expressions.call(
+                    InfiniteDateTimes.class, "keepMicros", asLong(operands.get(0)), asLong(operands.get(1))));
 
     /** {@code timestamp(p)}: {@link #roundToPrecision} of a timestamp and a precision. */
     static final SqlOperator ROUND = PgArithmetic.function(TimestampUnitCalls.class, "roundToPrecision");
@@ -66,7 +78,7 @@ public final class TimestampUnitCalls {
      */
     @MicrosecondTimestamps
     public static Long roundToPrecision(Long micros, int precision) {
-        if (micros == null || precision >= 6) {
+        if (micros == null || precision >= 6 || !InfiniteDateTimes.isFinite(micros)) {
             return micros;
         }
         long scale = SCALES[Math.max(precision, 0)];

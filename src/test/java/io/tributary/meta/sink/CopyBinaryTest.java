@@ -20,7 +20,7 @@ import org.postgresql.PGConnection;
 /**
  * A binary COPY body written from stored rows gives PostgreSQL the same rows as the text body of
  * the same rows (PostgreSQL parses both; its text output of the two tables is compared): every
- * type, NULLs, dates and timestamps before and after both epochs, non-ASCII text, deletions that
+ * type, NULLs, dates and timestamps before and after both epochs and infinite ones, non-ASCII text, deletions that
  * keep only the key, and a NUMERIC column that is stored but not written.
  */
 class CopyBinaryTest {
@@ -105,6 +105,41 @@ class CopyBinaryTest {
             946_684_800_000_000L,
             -1L,
             new Interval(1, -1, 123_456_789_012L)
+        }));
+        // PostgreSQL's infinities, the ends of the counts in both encodings
+        rows.add(codec.encode(new Object[] {
+            3L,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            Integer.MAX_VALUE,
+            null,
+            Long.MIN_VALUE,
+            Long.MAX_VALUE,
+            null
+        }));
+        rows.add(codec.encode(new Object[] {
+            4L,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            Integer.MIN_VALUE,
+            null,
+            Long.MAX_VALUE,
+            Long.MIN_VALUE,
+            null
         }));
         int[] key = {0};
         CopyBody binary = new CopyBinary(TYPES, WRITTEN, key, true);
