@@ -144,6 +144,24 @@ class AtTimeZoneDifferentialTest {
                 + " TIMESTAMPTZ '2014-10-25 22:00:00+00' AT TIME ZONE 'MSK' AS e,"
                 + " TIMESTAMPTZ '1919-07-01 00:00+00' AT TIME ZONE 'MSK' AS f,"
                 + " '2014-10-26 01:30 MSK'::timestamptz AS g");
+        // CLT and EAST, no longer in their zones' tzdata, at Chile's 2024 fall-back (April 7, 03:00 UTC)
+        // and spring-forward (September 8, 04:00 UTC): the zone's offset at the local time, the
+        // later one in a repeated hour
+        for (String abbreviation : List.of("CLT", "EAST")) {
+            String[] local = abbreviation.equals("CLT")
+                    ? new String[] {"2024-04-06 23:30", "2024-09-08 00:30"}
+                    : new String[] {"2024-04-06 21:30", "2024-09-07 22:30"};
+            statements.add("SELECT TIMESTAMPTZ '2024-04-07 02:30+00' AT TIME ZONE '" + abbreviation + "' AS a,"
+                    + " TIMESTAMPTZ '2024-04-07 03:30+00' AT TIME ZONE '" + abbreviation + "' AS b,"
+                    + " TIMESTAMPTZ '2024-09-08 03:30+00' AT TIME ZONE '" + abbreviation + "' AS c,"
+                    + " TIMESTAMPTZ '2024-09-08 04:30+00' AT TIME ZONE '" + abbreviation + "' AS e,"
+                    + " timezone('" + abbreviation + "', TIMESTAMPTZ '2024-04-07 02:59:59+00') AS f,"
+                    + " TIMESTAMP '" + local[0] + "' AT TIME ZONE '" + abbreviation + "' AS g,"
+                    + " TIMESTAMP '" + local[1] + "' AT TIME ZONE '" + abbreviation + "' AS h,"
+                    + " timezone('" + abbreviation + "', TIMESTAMP '" + local[0] + "') AS i,"
+                    + " '" + local[0] + " " + abbreviation + "'::timestamptz AS j,"
+                    + " '" + local[1] + " " + abbreviation + "'::timestamptz AS k");
+        }
         List<String> mismatches = pair.mismatches(statements);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }

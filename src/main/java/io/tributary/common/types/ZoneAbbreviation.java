@@ -8,9 +8,9 @@ import java.util.Arrays;
  * ({@code MSK} in Europe/Moscow, {@code CLT} in America/Santiago), so their offset depends on the
  * date: the abbreviation's meaning in the zone's tzdata in force at the instant (the latest one
  * that started at or before it, else the first; {@code MSK} is +04 from 2011 to 2014), or, for an
- * abbreviation the tzdata no longer holds ({@code CLT}), the zone's own offset at the instant, as
- * PostgreSQL's {@code DetermineTimeZoneAbbrevOffset} does. Immutable and thread-safe; {@link
- * ZoneAbbreviations} makes them.
+ * abbreviation the tzdata no longer holds ({@code CLT}), the zone's offset at the instant's local
+ * time, the later one in a repeated hour, as PostgreSQL's {@code DetermineTimeZoneAbbrevOffsetTS}
+ * does. Immutable and thread-safe; {@link ZoneAbbreviations} makes them.
  */
 public final class ZoneAbbreviation implements PgZone {
     private final PgTimeZone zone;
@@ -33,7 +33,10 @@ public final class ZoneAbbreviation implements PgZone {
     @Override
     public int offsetSeconds(long micros) {
         if (starts.length == 0) {
-            return zone.offsetSeconds(micros);
+            // DetermineTimeZoneAbbrevOffsetTS: the offset of the instant's local time, which in a
+            // repeated hour is the later one, not the offset at the instant
+            long local = micros + zone.offsetSeconds(micros) * 1_000_000L;
+            return zone.offsetSeconds(zone.toInstant(local));
         }
         long second = Math.floorDiv(micros, 1_000_000L);
         int found = Arrays.binarySearch(starts, second);
