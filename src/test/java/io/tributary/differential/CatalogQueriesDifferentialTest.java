@@ -94,6 +94,9 @@ class CatalogQueriesDifferentialTest {
                 "SELECT pg_typeof('x'::name)::text AS a, pg_typeof('a'::\"char\")::text AS b,"
                         + " pg_typeof(1259::oid)::text AS c, pg_typeof('pg_class'::regclass)::text AS d,"
                         + " pg_typeof('int4'::regtype)::text AS e",
+                "SELECT pg_typeof('x'::oid)",
+                "SELECT pg_typeof('nosuch'::regclass)",
+                "SELECT pg_typeof(NULL::regclass)::text AS a, pg_typeof('1259'::oid)::text AS b",
                 "SELECT pg_typeof(relname)::text AS a, pg_typeof(relkind)::text AS b, pg_typeof(oid)::text AS c,"
                         + " pg_typeof(c.relnamespace)::text AS d, pg_typeof(relnatts)::text AS e"
                         + " FROM pg_class c WHERE relname = 'pg_class'",

@@ -40,7 +40,11 @@ class SessionRandomDifferentialTest {
                 "SELECT setseed(NULL) IS NULL AS a",
                 "SELECT setseed(2)",
                 "SELECT setseed(-1.5)",
-                "SELECT pg_typeof(random())::text AS t, random() >= 0 AS a, random() < 1 AS b"));
+                "SELECT pg_typeof(random())::text AS t, random() >= 0 AS a, random() < 1 AS b",
+                // each call is its own value, in a row and from row to row
+                "SELECT random() = random() AS a, gen_random_uuid() = gen_random_uuid() AS b",
+                "SELECT r1 <> r2 AS a FROM (SELECT random() r1, random() r2) s",
+                "SELECT count(DISTINCT r) FROM (SELECT random() r FROM generate_series(1,5)) s"));
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 

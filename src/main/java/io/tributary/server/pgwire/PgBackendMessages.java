@@ -84,7 +84,7 @@ final class PgBackendMessages {
             writeCString(buf, c.name());
             buf.writeInt(0);
             buf.writeShort(0);
-            buf.writeInt(c.typeOid());
+            buf.writeInt(c.describedOid(formats[i]));
             buf.writeShort(c.type().kind().wireLength());
             buf.writeInt(c.type().typmod());
             buf.writeShort(formats[i]);

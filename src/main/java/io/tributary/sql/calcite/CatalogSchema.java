@@ -147,6 +147,9 @@ final class CatalogSchema extends AbstractSchema {
         root.add(
                 TypeOfArguments.NAMED,
                 org.apache.calcite.schema.impl.ScalarFunctionImpl.create(TypeOfArguments.class, "named"));
+        root.add(
+                TypeOfArguments.NAMED_AFTER,
+                org.apache.calcite.schema.impl.ScalarFunctionImpl.create(TypeOfArguments.class, "namedAfter"));
         root.add(PgColumnSize.NAME, new PgColumnSize());
         root.add(AtTimeZoneCalls.LOCAL, AtTimeZoneCalls.function(AtTimeZoneCalls.LOCAL));
         root.add(AtTimeZoneCalls.INSTANT, AtTimeZoneCalls.function(AtTimeZoneCalls.INSTANT));

@@ -276,6 +276,11 @@ final class PgCatalogCalls extends StatementRewrite {
         if (isTypeOf(call) && call.operandCount() == 1) {
             // before its argument becomes a constant (current_user) or loses its type (::name is varchar)
             String type = TypeOfArguments.ofExpression(call.operand(0));
+            if (type != null && TypeOfArguments.evaluates(type)) {
+                // the cast may fail ('x'::oid, 'nosuch'::regclass): PostgreSQL evaluates it first
+                return rewritten(
+                        TypeOfArguments.namedAfter(type, call.operand(0).accept(this), call.getParserPosition()));
+            }
             if (type != null) {
                 return rewritten(TypeOfArguments.named(type, call.getParserPosition()));
             }

@@ -44,6 +44,9 @@ public final class SessionRandom implements ScalarFunction, ImplementableFunctio
     /** Whether this is {@code setseed}, not {@code random}. */
     private final boolean seeds;
 
+    /** Numbers the generated call sites of {@code random()}, so that no two are equal expressions. */
+    private final java.util.concurrent.atomic.AtomicInteger callSites = new java.util.concurrent.atomic.AtomicInteger();
+
     private SessionRandom(boolean seeds) {
         this.seeds = seeds;
     }
@@ -75,8 +78,13 @@ public final class SessionRandom implements ScalarFunction, ImplementableFunctio
     public CallImplementor getImplementor() {
         if (!seeds) {
             return RexImpTable.createImplementor(
-                    (translator, call, operands) ->
-                            Expressions.call(SessionRandom.class, "random", translator.getRoot()),
+                    // a distinct constant per call site: the code generator shares equal expressions,
+                    // which made random() = random() true
+                    (translator, call, operands) -> Expressions.call(
+                            SessionRandom.class,
+                            "random",
+                            translator.getRoot(),
+                            Expressions.constant(callSites.incrementAndGet())),
                     NullPolicy.NONE,
                     false);
         }
@@ -90,8 +98,11 @@ public final class SessionRandom implements ScalarFunction, ImplementableFunctio
                 false);
     }
 
-    /** {@code random()}: the session generator's next value in [0, 1). Called by generated code. */
-    public static double random(DataContext root) {
+    /**
+     * {@code random()}: the session generator's next value in [0, 1). Called by generated code;
+     * {@code site} only tells call sites apart.
+     */
+    public static double random(DataContext root, int site) {
         return generator(root).random.nextDouble();
     }
 

@@ -26,13 +26,21 @@ import org.apache.calcite.util.Util;
  * functions {@code current_user}, {@code current_schema}, {@code current_database()} ..., casts
  * to name, catalog columns; held as text), {@code "char"}, {@code oid}, the reg types and {@code
  * xid} (catalog columns and casts; held as text or bigint). Such a call becomes a call of the hidden
- * function {@value #NAMED} with the type's name as its argument: the argument itself is not
- * evaluated, which only matters for one that fails. Public for the generated code that calls
- * {@link #named}; stateless.
+ * function {@value #NAMED} with the type's name as its argument, the argument itself unevaluated;
+ * but a cast that can fail ({@link #evaluates}: {@code 'x'::oid}, {@code 'nosuch'::regclass})
+ * becomes {@value #NAMED_AFTER} of the name and the cast, so its error reaches the client as in
+ * PostgreSQL. Public for the generated code that calls {@link #named}; stateless.
  */
 public final class TypeOfArguments {
     /** The hidden function answering its text argument: the name a {@code pg_typeof} call is known to answer. */
     static final String NAMED = "pg__type_named";
+
+    /** The hidden function answering its first argument once its second, a cast that may fail, is evaluated. */
+    static final String NAMED_AFTER = "pg__type_named_after";
+
+    /** Catalog types whose cast from a value may fail, so the cast is evaluated all the same. */
+    private static final Set<String> FALLIBLE_TYPES =
+            Set.of("oid", "regclass", "regtype", "regnamespace", "regproc", "regprocedure", "xid");
 
     /** Session functions PostgreSQL types {@code name}, written without parentheses. */
     private static final Set<String> NAME_KEYWORDS =
@@ -50,6 +58,28 @@ public final class TypeOfArguments {
     /** {@code named(text)}: its argument. Called by generated code (and by constant reduction). */
     public static String named(String type) {
         return type;
+    }
+
+    /** {@code named_after(text, value)}: its first argument; {@code value} only had to be evaluated. */
+    public static String namedAfter(String type, Object value) {
+        return type;
+    }
+
+    /** Whether {@code type}, a name {@link #ofExpression} answered, comes from a cast that may fail. */
+    static boolean evaluates(String type) {
+        return FALLIBLE_TYPES.contains(type);
+    }
+
+    /** {@link #NAMED_AFTER} of {@code type} and {@code cast}, as a call. */
+    static SqlNode namedAfter(String type, SqlNode cast, SqlParserPos pos) {
+        return new SqlUnresolvedFunction(
+                        new SqlIdentifier(NAMED_AFTER, pos),
+                        null,
+                        null,
+                        null,
+                        null,
+                        SqlFunctionCategory.USER_DEFINED_FUNCTION)
+                .createCall(pos, SqlLiteral.createCharString(type, pos), cast);
     }
 
     /**

@@ -13,8 +13,17 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  * optimized and later executions compared with the time of the first. Covers the current-time
  * functions ({@link CurrentTimes}), {@code random} and {@code setseed} ({@link SessionRandom}) and functions marked {@code @NonDeterministic} ({@code
  * gen_random_uuid}). Made by {@link PgOperatorTable} as it resolves a name; immutable.
+ *
+ * <p>Except for the current-time functions, whose value is the same all through a statement, each
+ * resolution is equal only to itself: Calcite's program builder and code generator share equal
+ * calls, which made {@code random() = random()} true and {@code SELECT random(), random()} print
+ * one number twice. The validator resolves each call site on its own, so each call gets its own
+ * operator and its own evaluation, as in PostgreSQL.
  */
 final class VolatileFunction extends SqlUserDefinedFunction {
+    /** Whether each call evaluates on its own (not shared with an equal call of the same row). */
+    private final boolean perCall;
+
     private VolatileFunction(SqlUserDefinedFunction function) {
         super(
                 function.getSqlIdentifier(),
@@ -23,6 +32,7 @@ final class VolatileFunction extends SqlUserDefinedFunction {
                 function.getOperandTypeInference(),
                 function.getOperandTypeChecker(),
                 function.getFunction());
+        this.perCall = !(function.getFunction() instanceof CurrentTimes);
     }
 
     /** {@code operator} as a volatile function when its value belongs to each execution, else itself. */
@@ -41,5 +51,15 @@ final class VolatileFunction extends SqlUserDefinedFunction {
     @Override
     public boolean isDeterministic() {
         return false;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return perCall ? this == other : super.equals(other);
+    }
+
+    @Override
+    public int hashCode() {
+        return super.hashCode();
     }
 }
