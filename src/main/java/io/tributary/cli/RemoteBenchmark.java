@@ -91,11 +91,10 @@ final class RemoteBenchmark implements Callable<Integer> {
 
     @Option(
             names = "--client-core",
-            defaultValue = "0",
-            description = "Pin this process, which sends and times the INSERTs, to this core with taskset, or"
-                    + " 'none' (default: ${DEFAULT-VALUE}, the server's): on the workers' core it would wait"
-                    + " behind a worker for a core, and a worker stands for another machine, so the"
-                    + " INSERTs' latency would measure the bench, not the server.")
+            defaultValue = "none",
+            description = "Pin this process, which sends and times the INSERTs, to this core with taskset, e.g."
+                    + " 0, the server's, to keep it off the workers' core, which stands for another machine"
+                    + " (default: ${DEFAULT-VALUE}, not pinned).")
     String clientCore;
 
     /** Where the sink rounds' INSERTs are logged; null without {@code --latency-log}. */
