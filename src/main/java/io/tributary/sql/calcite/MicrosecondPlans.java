@@ -16,7 +16,6 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
-import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.tools.Program;
 
@@ -107,28 +106,8 @@ final class MicrosecondPlans {
 
     private static RelNode calc(EnumerableCalc calc, RexBuilder rexBuilder) {
         RexProgram program = calc.getProgram();
-        RexShuttle shuttle = MillisecondCalls.shuttle(rexBuilder);
-        boolean changed = false;
-        List<RexNode> projects = new ArrayList<>();
-        for (RexNode project : program.getProjectList()) {
-            RexNode expanded = program.expandLocalRef((org.apache.calcite.rex.RexLocalRef) project);
-            RexNode next = expanded.accept(shuttle);
-            changed |= next != expanded;
-            projects.add(next);
-        }
-        RexNode condition = null;
-        if (program.getCondition() != null) {
-            RexNode expanded = program.expandLocalRef(program.getCondition());
-            condition = expanded.accept(shuttle);
-            changed |= condition != expanded;
-        }
-        if (!changed) {
-            return calc;
-        }
-        RelNode input = calc.getInput();
-        return EnumerableCalc.create(
-                input,
-                RexProgram.create(input.getRowType(), projects, condition, program.getOutputRowType(), rexBuilder));
+        RexProgram rebuilt = WholeExpressionPrograms.rewrite(program, MillisecondCalls.shuttle(rexBuilder), rexBuilder);
+        return rebuilt == program ? calc : EnumerableCalc.create(calc.getInput(), rebuilt);
     }
 
     /**

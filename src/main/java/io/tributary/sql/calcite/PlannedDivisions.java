@@ -1,12 +1,9 @@
 package io.tributary.sql.calcite;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Calc;
 import org.apache.calcite.rex.RexCall;
-import org.apache.calcite.rex.RexLocalRef;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
@@ -72,29 +69,8 @@ final class PlannedDivisions extends RelHomogeneousShuttle {
     /** {@code calc} with its projections and condition rewritten as whole expressions; itself when none changes. */
     private RelNode program(Calc calc) {
         RexProgram program = calc.getProgram();
-        boolean changed = false;
-        List<RexNode> projects = new ArrayList<>();
-        for (RexLocalRef project : program.getProjectList()) {
-            RexNode expanded = program.expandLocalRef(project);
-            RexNode rewritten = expanded.accept(divisions);
-            changed |= rewritten != expanded;
-            projects.add(rewritten);
-        }
-        RexNode condition = null;
-        if (program.getCondition() != null) {
-            RexNode expanded = program.expandLocalRef(program.getCondition());
-            condition = expanded.accept(divisions);
-            changed |= condition != expanded;
-        }
-        if (!changed) {
-            return calc;
-        }
-        RexProgram rebuilt = RexProgram.create(
-                program.getInputRowType(),
-                projects,
-                condition,
-                program.getOutputRowType(),
-                calc.getCluster().getRexBuilder());
-        return calc.copy(calc.getTraitSet(), calc.getInput(), rebuilt);
+        RexProgram rebuilt = WholeExpressionPrograms.rewrite(
+                program, divisions, calc.getCluster().getRexBuilder());
+        return rebuilt == program ? calc : calc.copy(calc.getTraitSet(), calc.getInput(), rebuilt);
     }
 }
