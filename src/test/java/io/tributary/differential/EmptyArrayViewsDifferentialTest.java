@@ -1,8 +1,5 @@
 package io.tributary.differential;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -44,25 +41,6 @@ class EmptyArrayViewsDifferentialTest {
     void viewsOfEmptyArraysEqualPostgres() throws Exception {
         String setup = "CREATE TABLE t (id INT PRIMARY KEY, a INT[], s TEXT[]);"
                 + "INSERT INTO t VALUES (1, '{}', '{}'), (2, '{1,2}', '{a,bb}'), (3, NULL, NULL), (4, '{3}', '{NULL}')";
-        InProcessTributary.execScript(databases.trib(), setup);
-        InProcessTributary.execScript(databases.pg(), setup);
-        for (int v = 0; v < QUERIES.length; v++) {
-            InProcessTributary.execScript(databases.trib(), "CREATE MATERIALIZED VIEW eav" + v + " AS " + QUERIES[v]);
-        }
-        compare("after the backfill");
-        for (String step : STEPS) {
-            InProcessTributary.execScript(databases.trib(), step);
-            InProcessTributary.execScript(databases.pg(), step);
-            compare("after " + step);
-        }
-    }
-
-    private static void compare(String when) throws SQLException {
-        for (int v = 0; v < QUERIES.length; v++) {
-            assertEquals(
-                    SortedRows.withLabels(databases.pg(), QUERIES[v]),
-                    SortedRows.withLabels(databases.trib(), "SELECT * FROM eav" + v),
-                    QUERIES[v] + " " + when);
-        }
+        databases.compareViewsThroughSteps(setup, "eav", QUERIES, STEPS);
     }
 }

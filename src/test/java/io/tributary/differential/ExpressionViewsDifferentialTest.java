@@ -1,8 +1,5 @@
 package io.tributary.differential;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-
-import java.sql.SQLException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -45,25 +42,6 @@ class ExpressionViewsDifferentialTest {
                 + "INSERT INTO a VALUES (1, 1, 1, 10, 100, 2.5, 1.5, 'alpha'), (2, 1, -2, -20, -200, -1.125, -0.25, 'Beta'),"
                 + " (3, 1, NULL, NULL, NULL, NULL, NULL, NULL), (4, 2, 32767, 2147483647, 9223372036854775807,"
                 + " 99999999.9999, 1000.5, 'gamma delta'), (5, 2, 0, 0, 0, 0, 0, ''), (6, 3, 4, 4, 4, 4, 4, 'ab')";
-        InProcessTributary.execScript(databases.trib(), setup);
-        InProcessTributary.execScript(databases.pg(), setup);
-        for (int v = 0; v < QUERIES.length; v++) {
-            InProcessTributary.execScript(databases.trib(), "CREATE MATERIALIZED VIEW ev" + v + " AS " + QUERIES[v]);
-        }
-        compare("after the backfill");
-        for (String step : STEPS) {
-            InProcessTributary.execScript(databases.trib(), step);
-            InProcessTributary.execScript(databases.pg(), step);
-            compare("after " + step);
-        }
-    }
-
-    private static void compare(String when) throws SQLException {
-        for (int v = 0; v < QUERIES.length; v++) {
-            assertEquals(
-                    SortedRows.withLabels(databases.pg(), QUERIES[v]),
-                    SortedRows.withLabels(databases.trib(), "SELECT * FROM ev" + v),
-                    QUERIES[v] + " " + when);
-        }
+        databases.compareViewsThroughSteps(setup, "ev", QUERIES, STEPS);
     }
 }

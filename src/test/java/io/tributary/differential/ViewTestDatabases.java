@@ -1,6 +1,9 @@
 package io.tributary.differential;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.sql.Connection;
+import java.sql.SQLException;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -52,5 +55,35 @@ final class ViewTestDatabases implements BeforeAllCallback, AfterAllCallback {
     /** The Tributary session, as {@code root}, autocommit on. */
     Connection trib() {
         return pair.tributary.connection;
+    }
+
+    /**
+     * Runs {@code setup} on both databases, creates a materialized view {@code viewPrefix + v} of
+     * each of {@code queries} in Tributary, then runs {@code steps} on both one by one; after the
+     * backfill and after each step, each view's rows (with their labels) must equal PostgreSQL's
+     * answer to its query.
+     */
+    void compareViewsThroughSteps(String setup, String viewPrefix, String[] queries, String[] steps)
+            throws SQLException {
+        InProcessTributary.execScript(trib(), setup);
+        InProcessTributary.execScript(pg(), setup);
+        for (int v = 0; v < queries.length; v++) {
+            InProcessTributary.execScript(trib(), "CREATE MATERIALIZED VIEW " + viewPrefix + v + " AS " + queries[v]);
+        }
+        compareViews(viewPrefix, queries, "after the backfill");
+        for (String step : steps) {
+            InProcessTributary.execScript(trib(), step);
+            InProcessTributary.execScript(pg(), step);
+            compareViews(viewPrefix, queries, "after " + step);
+        }
+    }
+
+    private void compareViews(String viewPrefix, String[] queries, String when) throws SQLException {
+        for (int v = 0; v < queries.length; v++) {
+            assertEquals(
+                    SortedRows.withLabels(pg(), queries[v]),
+                    SortedRows.withLabels(trib(), "SELECT * FROM " + viewPrefix + v),
+                    queries[v] + " " + when);
+        }
     }
 }
