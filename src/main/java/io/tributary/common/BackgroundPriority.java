@@ -54,6 +54,9 @@ public final class BackgroundPriority {
     /** Set by {@link #keepNormalPriority}: nothing is lowered from then on. */
     private static volatile boolean kept;
 
+    /** Each thread's own lowering, for {@link #ofCurrentThread}; {@link LoweredThread#NONE} when never lowered. */
+    private static final ThreadLocal<LoweredThread> CURRENT = ThreadLocal.withInitial(() -> LoweredThread.NONE);
+
     private BackgroundPriority() {}
 
     /** The libc functions used; JNA binds them by name. */
@@ -143,7 +146,7 @@ public final class BackgroundPriority {
         }
         int normal = LIBC.getpriority(PRIO_PROCESS, tid);
         boolean niced = LIBC.setpriority(PRIO_PROCESS, tid, NICE) == 0;
-        return setPolicy(tid, SCHED_IDLE) || niced ? new LoweredThread(tid, normal) : LoweredThread.NONE;
+        return setPolicy(tid, SCHED_IDLE) || niced ? remember(new LoweredThread(tid, normal)) : LoweredThread.NONE;
     }
 
     /**
@@ -172,7 +175,22 @@ public final class BackgroundPriority {
             return LoweredThread.NONE;
         }
         setPolicy(tid, SCHED_IDLE);
-        return new LoweredThread(tid, normal);
+        return remember(new LoweredThread(tid, normal));
+    }
+
+    private static LoweredThread remember(LoweredThread lowered) {
+        CURRENT.set(lowered);
+        return lowered;
+    }
+
+    /**
+     * The calling thread's lowering by this class ({@link LoweredThread#NONE} when it was never
+     * lowered): for code that a background thread may run while others wait for it, which raises
+     * the thread for that while ({@link LoweredThread#foreground}). Any thread; no allocation after
+     * a thread's first call.
+     */
+    public static LoweredThread ofCurrentThread() {
+        return CURRENT.get();
     }
 
     /**
@@ -189,6 +207,8 @@ public final class BackgroundPriority {
         private final int normal;
         /** Raised already, or ended: the kernel may give its id to another thread after it ends. */
         private volatile boolean done;
+        /** At normal priority for a while, by its own {@link #foreground}. */
+        private boolean foreground;
 
         private LoweredThread(int tid, int normal) {
             this.tid = tid;
@@ -196,7 +216,7 @@ public final class BackgroundPriority {
             this.done = tid < 0;
         }
 
-        /** Whether the thread's priority was lowered and not raised since. */
+        /** Whether the thread's priority was lowered and not raised for good since ({@link #raise}). */
         public boolean isLowered() {
             return !done;
         }
@@ -215,7 +235,48 @@ public final class BackgroundPriority {
                 return false;
             }
             done = true;
+            if (foreground) {
+                return true;
+            }
             // the normal policy first: an idle thread's nice value does not matter until it is normal again
+            return setNormal();
+        }
+
+        /**
+         * The lowered thread itself, about to hold what foreground threads wait for (the barrier
+         * lock, an epoch's commit): runs at its normal priority until {@link #background}, since a
+         * background thread holding it would make them wait for whatever CPU the core leaves it.
+         * Needs the same privilege as {@link #raise}.
+         *
+         * @return whether the thread was raised, and so must call {@link #background} when done
+         */
+        public boolean foreground() {
+            if (done) {
+                // never lowered, raised or ended: no lock, as every writer's thread asks
+                return false;
+            }
+            synchronized (this) {
+                if (done || foreground || !setNormal()) {
+                    return false;
+                }
+                foreground = true;
+                return true;
+            }
+        }
+
+        /** The thread itself, after a {@link #foreground} that returned true: background again, unless raised for good meanwhile. */
+        public synchronized void background() {
+            if (!foreground) {
+                return;
+            }
+            foreground = false;
+            if (!done) {
+                LIBC.setpriority(PRIO_PROCESS, tid, NICE);
+                setPolicy(tid, SCHED_IDLE);
+            }
+        }
+
+        private boolean setNormal() {
             return setPolicy(tid, SCHED_OTHER) && LIBC.setpriority(PRIO_PROCESS, tid, normal) == 0;
         }
 

@@ -131,6 +131,85 @@ class BackgroundPriorityTest {
         }
     }
 
+    @Test
+    void aLoweredThreadRunsASectionInTheForegroundAndGoesBack() throws Exception {
+        assumeTrue(Files.exists(Path.of("/proc/thread-self")), "Linux only");
+        AtomicReference<int[]> seen = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                int tid = currentTid();
+                int normal = niceOf(tid);
+                boolean unloweredAsks = BackgroundPriority.ofCurrentThread().foreground();
+                BackgroundPriority.LoweredThread lowered = BackgroundPriority.lowerCurrentThread();
+                boolean same = BackgroundPriority.ofCurrentThread() == lowered;
+                boolean raised = lowered.foreground();
+                boolean nested = lowered.foreground();
+                int[] during = {niceOf(tid), policyOf(tid)};
+                lowered.background();
+                seen.set(new int[] {
+                    normal,
+                    unloweredAsks ? 1 : 0,
+                    same ? 1 : 0,
+                    raised ? 1 : 0,
+                    nested ? 1 : 0,
+                    during[0],
+                    during[1],
+                    niceOf(tid),
+                    policyOf(tid),
+                    lowered.isLowered() ? 1 : 0
+                });
+                lowered.ended();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        t.start();
+        t.join();
+        int[] s = seen.get();
+        assertEquals(0, s[1], "a thread that was never lowered has nothing to raise");
+        assertEquals(1, s[2], "the thread's own lowering is what it finds");
+        assertEquals(0, s[4], "a thread in the foreground already is not raised twice");
+        if (s[3] == 1) {
+            assertEquals(s[0], s[5], "in the foreground: its normal nice value");
+            assertEquals(0, s[6], "and the normal policy");
+        } else {
+            // without CAP_SYS_NICE or RLIMIT_NICE the kernel refuses: the thread stays background
+            assertEquals(BackgroundPriority.NICE, s[5]);
+            assertEquals(BackgroundPriority.SCHED_IDLE, s[6]);
+        }
+        assertEquals(BackgroundPriority.NICE, s[7], "background again after the section");
+        assertEquals(BackgroundPriority.SCHED_IDLE, s[8]);
+        assertEquals(1, s[9]);
+    }
+
+    @Test
+    void aThreadRaisedForGoodInItsForegroundSectionStaysRaised() throws Exception {
+        assumeTrue(Files.exists(Path.of("/proc/thread-self")), "Linux only");
+        AtomicReference<int[]> seen = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                int tid = currentTid();
+                int normal = niceOf(tid);
+                BackgroundPriority.LoweredThread lowered = BackgroundPriority.lowerCurrentThread();
+                boolean raised = lowered.foreground();
+                // as Actor.stop does from another thread while this one holds the barrier lock
+                boolean forGood = lowered.raise();
+                lowered.background();
+                seen.set(new int[] {normal, raised ? 1 : 0, forGood ? 1 : 0, niceOf(tid), policyOf(tid)});
+                lowered.ended();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        t.start();
+        t.join();
+        int[] s = seen.get();
+        assumeTrue(s[1] == 1, "raising needs CAP_SYS_NICE or RLIMIT_NICE");
+        assertEquals(1, s[2]);
+        assertEquals(s[0], s[3], "a raise for good is not undone by the end of the section");
+        assertEquals(0, s[4]);
+    }
+
     private static int currentTid() throws Exception {
         return Integer.parseInt(Files.readSymbolicLink(Path.of("/proc/thread-self"))
                 .getFileName()

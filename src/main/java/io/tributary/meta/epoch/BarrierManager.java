@@ -1,5 +1,6 @@
 package io.tributary.meta.epoch;
 
+import io.tributary.common.BackgroundPriority;
 import io.tributary.common.Epoch;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
@@ -179,7 +180,7 @@ public final class BarrierManager implements AutoCloseable {
      * @throws TributaryException 57P01 when the server is shutting down
      */
     public long stage(EpochChange change) {
-        lock.lock();
+        boolean raised = lockInForeground();
         try {
             if (stopping) {
                 throw new TributaryException(SqlState.ADMIN_SHUTDOWN, "the server is shutting down");
@@ -195,7 +196,7 @@ public final class BarrierManager implements AutoCloseable {
             staged.add(change);
             return openTicket;
         } finally {
-            lock.unlock();
+            unlockInForeground(raised);
         }
     }
 
@@ -205,7 +206,7 @@ public final class BarrierManager implements AutoCloseable {
      * yet. DDL that starts or stops streaming jobs runs here.
      */
     public long stageAtBoundary(EpochChange change) {
-        lock.lock();
+        boolean raised = lockInForeground();
         try {
             if (stopping) {
                 throw new TributaryException(SqlState.ADMIN_SHUTDOWN, "the server is shutting down");
@@ -213,7 +214,7 @@ public final class BarrierManager implements AutoCloseable {
             commitOpenEpoch();
             return stage(change);
         } finally {
-            lock.unlock();
+            unlockInForeground(raised);
         }
     }
 
@@ -224,13 +225,13 @@ public final class BarrierManager implements AutoCloseable {
      * succeeded is for {@link #awaitCommitted} to say, as for any ticket.
      */
     public long stageAlone(EpochChange change) {
-        lock.lock();
+        boolean raised = lockInForeground();
         try {
             long ticket = stageAtBoundary(change);
             commitOpenEpoch();
             return ticket;
         } finally {
-            lock.unlock();
+            unlockInForeground(raised);
         }
     }
 
@@ -242,7 +243,7 @@ public final class BarrierManager implements AutoCloseable {
      */
     public void awaitCommitted(long ticket) throws InterruptedException {
         int yields = 0;
-        lock.lock();
+        boolean raised = lockInForeground();
         try {
             while (true) {
                 String failure = failures.get(ticket);
@@ -272,7 +273,29 @@ public final class BarrierManager implements AutoCloseable {
                 committed.await();
             }
         } finally {
-            lock.unlock();
+            unlockInForeground(raised);
+        }
+    }
+
+    /**
+     * Takes the lock for staging or committing, with the calling thread at its normal priority
+     * while it holds it: a background thread (a backfill's, a remote view's takeover) that stages a
+     * change or commits an epoch holds what every writer waits for, and at background priority it
+     * would run only in what the writers' threads leave of the core while they wait for it.
+     *
+     * @return whether the thread was raised, for {@link #unlockInForeground}
+     */
+    private boolean lockInForeground() {
+        boolean raised = BackgroundPriority.ofCurrentThread().foreground();
+        lock.lock();
+        return raised;
+    }
+
+    /** Releases the lock taken by {@link #lockInForeground}, lowering the thread again if it raised it. */
+    private void unlockInForeground(boolean raised) {
+        lock.unlock();
+        if (raised) {
+            BackgroundPriority.ofCurrentThread().background();
         }
     }
 

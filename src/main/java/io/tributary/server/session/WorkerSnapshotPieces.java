@@ -14,8 +14,11 @@ import java.util.List;
 final class WorkerSnapshotPieces {
     private final Database db;
     private final SessionVariables variables;
-    /** Whether this session's thread has served a worker a snapshot piece (and so runs as background). */
-    private boolean servesWorker;
+    /**
+     * Whether this session's thread runs as background for good: where a thread cannot take its
+     * priority back, from the first piece it serves.
+     */
+    private boolean backgroundForGood;
 
     WorkerSnapshotPieces(Database db, SessionVariables variables) {
         this.db = db;
@@ -23,15 +26,31 @@ final class WorkerSnapshotPieces {
     }
 
     /**
-     * A worker reads a piece of an exported snapshot (see {@code SinkManager.snapshotChunk}). The
-     * session's thread becomes background work at the first piece: such a connection serves only a
-     * worker, and the export must not take the core from the server's writers.
+     * A worker reads a piece of an exported snapshot (see {@code SinkManager.snapshotChunk}), as
+     * background work, which must not take the core from the server's writers. A binary piece is
+     * read and encoded whole before it is sent, and the thread is raised again before it hands the
+     * piece to the connection: a background thread handing bytes to Netty takes the event loop's
+     * selector lock to wake it, the kernel preempts it there whenever a writer's thread wakes, and
+     * the event loop, which serves the writers' connections too, then waited on that lock for up
+     * to tens of milliseconds (session 40's profile of {@code bench remote}). A text piece's rows
+     * are encoded as they are sent, so its thread stays background for good from then on, as it
+     * does where a thread cannot take its priority back: such a connection serves only a worker.
      */
     StatementResult copy(io.tributary.sql.UtilityStatement.CopySnapshot c) {
-        if (!servesWorker) {
-            servesWorker = true;
+        BackgroundPriority.LoweredThread lowered =
+                c.binary() ? BackgroundPriority.lowerCurrentThreadRestorably() : BackgroundPriority.LoweredThread.NONE;
+        if (!lowered.isLowered() && !backgroundForGood) {
+            backgroundForGood = true;
             BackgroundPriority.lowerCurrentThread();
         }
+        try {
+            return piece(c);
+        } finally {
+            lowered.raise();
+        }
+    }
+
+    private StatementResult piece(io.tributary.sql.UtilityStatement.CopySnapshot c) {
         byte[] after = null;
         if (!c.afterKeyHex().isEmpty()) {
             try {

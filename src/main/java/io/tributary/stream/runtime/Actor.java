@@ -92,8 +92,9 @@ final class Actor {
     /** Set when the job joins the live flow; the actor thread then takes its priority back. */
     private volatile boolean joinedEpochs;
     /**
-     * This thread while lowered for its backfill ({@link BackgroundPriority}), raised back by the
-     * thread itself on joining the live flow or by {@link #stop} before it waits for the thread;
+     * This thread while lowered for its backfill ({@link BackgroundPriority}), raised back on
+     * joining the live flow ({@link #joinEpochs}, or the thread itself when it lowered itself after
+     * that) or by {@link #stop} before it waits for the thread;
      * {@link BackgroundPriority.LoweredThread#NONE} when it runs at its normal priority.
      */
     private volatile BackgroundPriority.LoweredThread lowered = BackgroundPriority.LoweredThread.NONE;
@@ -166,9 +167,12 @@ final class Actor {
 
     /** Its job joined the live flow: epoch barriers reach this actor from now on. Under the barrier lock. */
     void joinEpochs() {
-        // before any epoch barrier can reach it, so the actor is back at normal priority by then
         joinedEpochs = true;
         collector.register(this);
+        // raised here, not when the actor thread next runs: at background priority that could be
+        // only after the writers' threads, which wait for the next epoch, and so for its barrier
+        // (an actor lowered after this read the field raises itself at the top of its loop)
+        lowered.raise();
     }
 
     /** Stops the thread and waits for it; between epochs, under the barrier manager's lock. */
