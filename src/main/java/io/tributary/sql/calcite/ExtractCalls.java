@@ -238,6 +238,14 @@ final class ExtractCalls {
                                         pos,
                                         value,
                                         new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, pos), pos));
+                    } else if (type == SqlTypeName.DATE && !earlierBuild) {
+                        // its midnight's microseconds: a java.sql.Date argument would pass through the
+                        // hybrid calendar, 10 days off in 1582's gap; date_part reads a date so anyway
+                        value = SqlStdOperatorTable.CAST.createCall(
+                                pos,
+                                value,
+                                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, pos), pos));
+                        suffix = datePart ? "timestamp" : "midnight";
                     } else if (type == SqlTypeName.DATE || type == SqlTypeName.TIME) {
                         suffix = type == SqlTypeName.DATE ? "date" : "time";
                     } else if (type != SqlTypeName.TIMESTAMP) {

@@ -138,8 +138,25 @@ public final class PgExtractFunctions {
         };
     }
 
-    /** {@code extract(field FROM date)}: a date has no time of day (0A000 for the seconds). */
+    /**
+     * {@code extract(field FROM date)}, the date as Calcite's {@code java.sql.Date} (wrong in 1582's
+     * gap): as views built before session 40 call it; see {@link #pg_extract_midnight}.
+     */
     public static BigDecimal pg_extract_date(String field, Date value) {
+        return value == null
+                ? null
+                : pg_extract_midnight(
+                        field,
+                        InfiniteDateTimes.dateToTimestamp(
+                                InfiniteDateTimes.dateOfDays(SqlFunctions.toInt(value), value.getTime())));
+    }
+
+    /**
+     * {@code extract(field FROM date)}, the date given as its midnight's timestamp: a date has no
+     * time of day (0A000 for those fields), and its epoch and Julian day are whole numbers.
+     */
+    @MicrosecondTimestamps
+    public static BigDecimal pg_extract_midnight(String field, @MicrosecondTimestamps Long value) {
         if (field == null || value == null) {
             return null;
         }
@@ -156,11 +173,10 @@ public final class PgExtractFunctions {
                         SqlState.FEATURE_NOT_SUPPORTED, "date units \"" + field + "\" not supported");
             default -> {}
         }
-        long day = SqlFunctions.toInt(value);
-        long micros = InfiniteDateTimes.dateToTimestamp(InfiniteDateTimes.dateOfDays((int) day, value.getTime()));
-        if (!InfiniteDateTimes.isFinite(micros)) {
+        if (!InfiniteDateTimes.isFinite(value)) {
             return infinitePart(field);
         }
+        long day = Math.floorDiv(value, DAY_MICROS);
         return switch (field) {
             case "epoch" -> BigDecimal.valueOf(day * 86_400L);
             case "julian" -> BigDecimal.valueOf(day + UNIX_EPOCH_JULIAN);
