@@ -17,12 +17,16 @@ public interface ViewPlanner {
     ViewPlan plan(String query, int viewId, String viewName);
 
     /**
-     * Plans {@code query} with the typing of earlier builds, for a view such a build created whose
-     * stored plan {@link #plan} no longer gives, though its state still fits that build's plan: the
-     * meta layer tries it when a view's stored fingerprint does not match, and keeps the plan only
-     * if it matches. Same contract as {@link #plan} otherwise.
+     * Plans {@code query} with the typing of earlier build {@code build} (0 to {@link
+     * #earlierBuilds}, newest first), for a view such a build created whose stored plan {@link
+     * #plan} no longer gives, though its state still fits that build's plan: the meta layer tries
+     * each when a view's stored fingerprint does not match, and keeps the plan only if it matches.
+     * Same contract as {@link #plan} otherwise.
      */
-    ViewPlan planAsEarlierBuild(String query, int viewId, String viewName);
+    ViewPlan planAsEarlierBuild(String query, int viewId, String viewName, int build);
+
+    /** How many earlier builds' typings {@link #planAsEarlierBuild} plans with. */
+    int earlierBuilds();
 
     /**
      * Plans one CHECK condition of {@code table} (which need not be in the catalog yet). Called by

@@ -82,11 +82,16 @@ class StoredPlanTest {
             }
 
             @Override
-            public io.tributary.plan.ViewPlan planAsEarlierBuild(String query, int viewId, String name) {
+            public io.tributary.plan.ViewPlan planAsEarlierBuild(String query, int viewId, String name, int build) {
                 // the change is the new build's, whichever typing it plans with
                 return name.equals("g")
                         ? g.plan(real, query, viewId, name)
-                        : real.planAsEarlierBuild(query, viewId, name);
+                        : real.planAsEarlierBuild(query, viewId, name, build);
+            }
+
+            @Override
+            public int earlierBuilds() {
+                return real.earlierBuilds();
             }
 
             @Override
@@ -102,11 +107,13 @@ class StoredPlanTest {
     }
 
     /**
-     * The planner of a build before SUM of a BIGINT became NUMERIC (session 37): view {@code g}
-     * planned with that build's typing, as {@link CalciteViewPlanner#planAsEarlierBuild} reproduces it.
+     * The planner of an earlier build: view {@code g} planned with that build's typing, as {@link
+     * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: sessions 37 to 39, whose extract of
+     * the integer fields was bigint; 1: before SUM of a BIGINT became NUMERIC, session 37).
      */
-    private static ViewPlanner earlierBuild(Catalog catalog) {
-        return plannerWith(catalog, (real, query, viewId, name) -> real.planAsEarlierBuild(query, viewId, name));
+    private static Function<Catalog, ViewPlanner> earlierBuild(int build) {
+        return catalog -> plannerWith(
+                catalog, (real, query, viewId, name) -> real.planAsEarlierBuild(query, viewId, name, build));
     }
 
     /** Plans view {@code g} with an extra filter that keeps every row: same columns, same state, another plan. */
@@ -187,7 +194,7 @@ class StoredPlanTest {
 
     @Test
     void aViewWithABigintSumThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
-        try (Connection c = open(StoredPlanTest::earlierBuild);
+        try (Connection c = open(earlierBuild(1));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, v BIGINT)");
             st.execute("INSERT INTO t SELECT x, x * 1000 FROM generate_series(1, 100) AS s(x)");
@@ -215,6 +222,38 @@ class StoredPlanTest {
             st.execute("REFRESH MATERIALIZED VIEW g2");
             assertEquals("int8", columnType(st, "SELECT s FROM g2"));
             assertEquals(34, count(st, "SELECT c FROM g2 WHERE k = 1"));
+        }
+    }
+
+    @Test
+    void aViewWithABigintExtractThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
+        String query =
+                "SELECT extract(year FROM d) AS y, sum(v) AS s, count(*) AS c FROM t GROUP BY extract(year FROM d)";
+        try (Connection c = open(earlierBuild(0));
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id INT PRIMARY KEY, d DATE, v BIGINT)");
+            st.execute("INSERT INTO t SELECT x, DATE '2020-01-01' + x * 100, x FROM generate_series(1, 20) AS s(x)");
+            st.execute("CREATE MATERIALIZED VIEW g AS " + query);
+            assertEquals("int8", columnType(st, "SELECT y FROM g"));
+            assertEquals("numeric", columnType(st, "SELECT s FROM g"));
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            // the view keeps the types its state holds; a view created now gets PostgreSQL's numeric
+            assertEquals("int8", columnType(st, "SELECT y FROM g"));
+            st.execute("INSERT INTO t VALUES (21, DATE '2021-06-01', 1000)");
+            awaitEquals(st, 1_022, "SELECT s FROM g WHERE y = 2021");
+            st.execute("CREATE MATERIALIZED VIEW h AS " + query);
+            assertEquals("numeric", columnType(st, "SELECT y FROM h"));
+            assertEquals(count(st, "SELECT s FROM g WHERE y = 2021"), count(st, "SELECT s FROM h WHERE y = 2021"));
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("REFRESH MATERIALIZED VIEW g");
+            assertEquals("int8", columnType(st, "SELECT y FROM g"));
+            assertEquals(5, count(st, "SELECT c FROM g WHERE y = 2021"));
         }
     }
 

@@ -38,8 +38,8 @@ final class StoredPlans {
 
     /**
      * The plan of {@code view}'s query, named {@code name}, that its state was built by: the one
-     * {@code planner} gives now if it matches {@code stored}, else the one it gives with an earlier
-     * build's typing ({@link ViewPlanner#planAsEarlierBuild}) if that matches. Called where a view
+     * {@code planner} gives now if it matches {@code stored}, else the first it gives with an earlier
+     * build's typing ({@link ViewPlanner#planAsEarlierBuild}, newest first) that matches. Called where a view
      * with a stored plan is planned again to run or keep its state (restart, rename, the plan's
      * drawing); any thread.
      *
@@ -58,9 +58,13 @@ final class StoredPlans {
         } catch (TributaryException e) {
             refused = e;
         }
-        ViewPlan earlier = earlierOrNull(planner, view);
-        if (earlier != null && PlanFingerprint.matches(stored, earlier.root())) {
-            return name.equals(view.name()) ? earlier : planner.planAsEarlierBuild(view.query(), view.id(), name);
+        for (int build = 0; build < planner.earlierBuilds(); build++) {
+            ViewPlan earlier = earlierOrNull(planner, view, build);
+            if (earlier != null && PlanFingerprint.matches(stored, earlier.root())) {
+                return name.equals(view.name())
+                        ? earlier
+                        : planner.planAsEarlierBuild(view.query(), view.id(), name, build);
+            }
         }
         if (refused != null) {
             throw refused;
@@ -73,11 +77,26 @@ final class StoredPlans {
      * fallback tried only after today's plan did not fit, whose failure (of any kind: that typing
      * is exercised by few views) must leave the view as today's planning left it.
      */
-    static ViewPlan earlierOrNull(ViewPlanner planner, TableDef view) {
+    private static ViewPlan earlierOrNull(ViewPlanner planner, TableDef view, int build) {
         try {
-            return planner.planAsEarlierBuild(view.query(), view.id(), view.name());
+            return planner.planAsEarlierBuild(view.query(), view.id(), view.name(), build);
         } catch (RuntimeException e) {
             return null;
         }
+    }
+
+    /**
+     * {@code view}'s plan with the newest earlier build's typing that plans it so that {@code fits}
+     * holds, or null (see {@link #earlierOrNull(ViewPlanner, TableDef, int)}): for views whose
+     * plan was not stored, or whose columns are what must match.
+     */
+    static ViewPlan earlierFitting(ViewPlanner planner, TableDef view, java.util.function.Predicate<ViewPlan> fits) {
+        for (int build = 0; build < planner.earlierBuilds(); build++) {
+            ViewPlan earlier = earlierOrNull(planner, view, build);
+            if (earlier != null && fits.test(earlier)) {
+                return earlier;
+            }
+        }
+        return null;
     }
 }

@@ -341,8 +341,9 @@ final class ViewDdl implements BarrierManager.EpochParticipant {
         ViewPlan plan = planner.plan(view.query(), view.id(), view.name());
         if (!visibleColumns(plan.columns()).equals(visibleColumns(view.columns()))) {
             // a view an earlier build created keeps that build's column types (a bigint sum stays bigint)
-            ViewPlan earlier = StoredPlans.earlierOrNull(planner, view);
-            if (earlier != null && visibleColumns(earlier.columns()).equals(visibleColumns(view.columns()))) {
+            ViewPlan earlier = StoredPlans.earlierFitting(
+                    planner, view, p -> visibleColumns(p.columns()).equals(visibleColumns(view.columns())));
+            if (earlier != null) {
                 plan = earlier;
             }
         }

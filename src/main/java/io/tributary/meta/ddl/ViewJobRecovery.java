@@ -111,8 +111,7 @@ final class ViewJobRecovery {
         }
         if (stored == null && !sameShape(plan, view)) {
             // a view from before plans were stored may still have an earlier build's typing
-            ViewPlan earlier = StoredPlans.earlierOrNull(planner, view);
-            plan = earlier != null && sameShape(earlier, view) ? earlier : null;
+            plan = StoredPlans.earlierFitting(planner, view, earlier -> sameShape(earlier, view));
         }
         if (plan == null) {
             throw new PlanChanged(view);

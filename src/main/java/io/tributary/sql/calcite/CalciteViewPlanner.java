@@ -35,18 +35,29 @@ public final class CalciteViewPlanner implements ViewPlanner {
     private final Catalog catalog;
     /** How this planner types: {@link TributaryTypeSystem#INSTANCE}, or an earlier build's typing. */
     private final TributaryTypeSystem types;
+    /** Whether {@code extract}/{@code date_part} are rewritten only as builds before session 40 did (see {@link ExtractCalls}). */
+    private final boolean earlierExtracts;
+
+    /**
+     * The earlier builds' typings {@link #planAsEarlierBuild} plans with, newest first: sessions 37
+     * to 39 (Calcite's bigint {@code extract} of the integer fields), and before (also SUM of a
+     * BIGINT as BIGINT).
+     */
+    private static final List<TributaryTypeSystem> EARLIER_BUILD_SUMS =
+            List.of(TributaryTypeSystem.INSTANCE, TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT);
 
     /** A view query ending in EMIT ON WINDOW CLOSE (kept in the stored query, so a restart plans it alike). */
     private static final java.util.regex.Pattern EMIT_ON_WINDOW_CLOSE =
             java.util.regex.Pattern.compile("(?is)(.*?)\\s+emit\\s+on\\s+window\\s+close\\s*");
 
     public CalciteViewPlanner(Catalog catalog) {
-        this(catalog, TributaryTypeSystem.INSTANCE);
+        this(catalog, TributaryTypeSystem.INSTANCE, false);
     }
 
-    private CalciteViewPlanner(Catalog catalog, TributaryTypeSystem types) {
+    private CalciteViewPlanner(Catalog catalog, TributaryTypeSystem types, boolean earlierExtracts) {
         this.catalog = catalog;
         this.types = types;
+        this.earlierExtracts = earlierExtracts;
     }
 
     private Converted convert(String statementQuery) {
@@ -58,13 +69,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
         SqlNode node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
         List<String> labels = ColumnLabels.of(node, new StatementPositions(written, query, null, null));
-        // extract and date_part of the fields with a fraction as PostgreSQL's, as for queries (whose
-        // text has had the statement rewrites that the probe is given here)
-        String extracted = ExtractCalls.rewrite(
-                query,
-                () -> new ViewQueryConverter(catalog, types).validator(),
-                probe -> StatementRewrite.applyAll(probe, DatabaseQualifiedNames.forView(catalog))
-                        .statement());
+        String extracted = extractCalls(query);
         if (!extracted.equals(query)) {
             query = extracted;
             node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
@@ -87,7 +92,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
                         ? DateIntervalSums.rewrite(query, validated, converter.validator())
                         : null;
                 if (dated != null) {
-                    query = dated;
+                    query = extractCalls(dated);
                     node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
                     continue;
                 }
@@ -107,7 +112,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
                 if (again == null) {
                     throw SqlErrors.translate(e, new StatementPositions(statementQuery, query, node, null));
                 }
-                query = again;
+                // the extract calls the failed validation kept from being rewritten, as for queries
+                query = extractCalls(again);
                 node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
             }
         }
@@ -119,6 +125,20 @@ public final class CalciteViewPlanner implements ViewPlanner {
                 emitOnWindowClose,
                 node,
                 new StatementPositions(statementQuery, query, node, null));
+    }
+
+    /**
+     * {@code query} with its {@code extract} and {@code date_part} calls as PostgreSQL's ({@link
+     * ExtractCalls}), as for queries, whose text has had the statement rewrites the probe is given here.
+     */
+    private String extractCalls(String query) {
+        return ExtractCalls.rewrite(
+                query,
+                () -> new ViewQueryConverter(catalog, types).validator(),
+                probe -> StatementRewrite.applyAll(probe, DatabaseQualifiedNames.forView(catalog))
+                        .statement(),
+                false,
+                earlierExtracts);
     }
 
     /**
@@ -168,14 +188,21 @@ public final class CalciteViewPlanner implements ViewPlanner {
     }
 
     /**
-     * {@inheritDoc} Here: typed by {@link TributaryTypeSystem#BIGINT_SUMS_AS_BIGINT}, the one typing
-     * that has changed under stored views (in session 37's build: SUM of a BIGINT became NUMERIC).
+     * {@inheritDoc} Here: the typings that have changed under stored views: in session 40's build,
+     * {@code extract}'s integer fields became numeric and {@code date_part}'s double precision
+     * (build 0 types them bigint); in session 37's, SUM of a BIGINT became NUMERIC (build 1 also
+     * types it {@link TributaryTypeSystem#BIGINT_SUMS_AS_BIGINT}).
      */
     @Override
-    public ViewPlan planAsEarlierBuild(String statementQuery, int viewId, String viewName) {
-        return new CalciteViewPlanner(catalog, TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT)
+    public ViewPlan planAsEarlierBuild(String statementQuery, int viewId, String viewName, int build) {
+        return new CalciteViewPlanner(catalog, EARLIER_BUILD_SUMS.get(build), true)
                 .plan(statementQuery, viewId, viewName)
                 .withEarlierBuildTyping();
+    }
+
+    @Override
+    public int earlierBuilds() {
+        return EARLIER_BUILD_SUMS.size();
     }
 
     private ViewPlan planQuery(String statementQuery, int viewId, String viewName) {

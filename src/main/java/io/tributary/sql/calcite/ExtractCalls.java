@@ -26,48 +26,73 @@ import org.apache.calcite.sql.util.SqlShuttle;
 import org.apache.calcite.sql.validate.SqlValidator;
 
 /**
- * PostgreSQL's {@code extract(field FROM value)} and {@code date_part('field', value)} of the
- * fields Calcite's BIGINT {@code EXTRACT} cannot give ({@code second}, {@code milliseconds} and
- * {@code microseconds} with their fraction, {@code epoch} with its fraction, {@code julian}, the
- * {@code timezone} fields of a timestamptz, its session zone's offset, {@code isoyear}, which
- * Calcite's {@code date_part} cannot name, and the {@code hour} and {@code minute} of a date) in a
- * query: {@link #rewrite} validates the query text once with each such call replaced by a number made of its value
- * (to learn the value's type), and writes each call over a timestamp, date or time as a call of
- * {@link PgExtractFunctions} ({@code numeric} for extract, {@code double precision} for date_part,
- * as PostgreSQL 14); over a timestamptz, of its local time in the session's zone (the epoch: of
- * its instant). Calls over other types (intervals) are left to the paths that handle them. Queries and
- * view definitions alike. Stateless; planning threads.
+ * PostgreSQL's {@code extract(field FROM value)} and {@code date_part('field', value)} of a
+ * timestamp, date, time or timestamptz, for every field: Calcite's BIGINT {@code EXTRACT} has
+ * neither PostgreSQL 14's types ({@code numeric} for extract, {@code double precision} for
+ * date_part) nor the fractions of {@code second}, {@code milliseconds}, {@code microseconds} and
+ * {@code epoch}, the {@code timezone} fields, {@code isoyear} (which Calcite's {@code date_part}
+ * cannot name), the infinities, or PostgreSQL's refusal of a date's time-of-day fields. {@link
+ * #rewrite} validates the query text once with each call replaced by a number made of its value (to
+ * learn the value's type), and writes each call over those types as a call of {@link
+ * PgExtractFunctions}; over a timestamptz, of its local time in the session's zone (the epoch: of
+ * its instant). Calls over other types (intervals) are left to the paths that handle them. Queries
+ * and view definitions alike. Stateless; planning threads.
  */
 final class ExtractCalls {
-    /** PostgreSQL's words for the fields handled here, by their first ten characters, to the name the functions take. */
+    /** PostgreSQL's words for the fields (its {@code DecodeUnits} tables), by their first ten characters, to the name the functions take. */
     private static final Map<String, String> FIELDS = new HashMap<>();
 
     static {
-        for (String w : new String[] {"second", "seconds", "s", "sec", "secs"}) {
-            FIELDS.put(w, "second");
-        }
-        for (String w : new String[] {"millisecon", "ms", "msec", "msecond", "mseconds", "msecs"}) {
-            FIELDS.put(w, "milliseconds");
-        }
-        for (String w : new String[] {"microsecon", "us", "usec", "usecond", "useconds", "usecs"}) {
-            FIELDS.put(w, "microseconds");
-        }
+        words("second", "second", "seconds", "s", "sec", "secs");
+        words("milliseconds", "millisecon", "ms", "msec", "msecond", "mseconds", "msecs");
+        words("microseconds", "microsecon", "us", "usec", "usecond", "useconds", "usecs");
         // PostgreSQL reads field words by their first ten characters too: timezone_hour is timezone_h
-        FIELDS.put("timezone", "timezone");
-        FIELDS.put("timezone_h", "timezone_hour");
-        FIELDS.put("timezone_m", "timezone_minute");
-        FIELDS.put("epoch", "epoch");
-        FIELDS.put("julian", "julian");
-        FIELDS.put("j", "julian");
+        words("timezone", "timezone");
+        words("timezone_hour", "timezone_h");
+        words("timezone_minute", "timezone_m");
+        words("epoch", "epoch");
+        words("julian", "julian", "j", "jd");
         // Calcite's date_part cannot name it (its monotonicity check failed with XX000)
-        FIELDS.put("isoyear", "isoyear");
+        words("isoyear", "isoyear");
+        words("minute", "minute", "minutes", "m", "min", "mins");
+        words("hour", "hour", "hours", "h", "hr", "hrs");
+        words("day", "day", "days", "d");
+        words("week", "week", "weeks", "w");
+        words("month", "month", "months", "mon", "mons");
+        words("quarter", "quarter", "qtr");
+        words("year", "year", "years", "y", "yr", "yrs");
+        words("decade", "decade", "decades", "dec", "decs");
+        words("century", "century", "centuries", "c", "cent");
+        words("millennium", "millennium", "millennia", "mil", "mils");
+        words("dow", "dow");
+        words("isodow", "isodow");
+        words("doy", "doy");
     }
 
     /**
-     * Fields a date has not: {@code extract} of them is 0A000 in PostgreSQL 14, where Calcite
-     * answered 0 ({@code date_part} reads the date as its midnight and gives 0, as Calcite does).
+     * The fields that builds before session 40 rewrote (the others were Calcite's BIGINT {@code
+     * EXTRACT}, typed bigint): only for planning a view such a build created ({@link
+     * CalciteViewPlanner#planAsEarlierBuild}). Of {@link #TIME_OF_DAY}, only {@code extract} over a date.
      */
+    private static final Set<String> EARLIER_BUILD_FIELDS = Set.of(
+            "second",
+            "milliseconds",
+            "microseconds",
+            "timezone",
+            "timezone_hour",
+            "timezone_minute",
+            "epoch",
+            "julian",
+            "isoyear");
+
+    /** The fields of a time of day that earlier builds rewrote in {@code extract} over a date (0A000 there). */
     private static final Set<String> TIME_OF_DAY = Set.of("hour", "minute");
+
+    private static void words(String field, String... words) {
+        for (String w : words) {
+            FIELDS.put(w, field);
+        }
+    }
 
     private ExtractCalls() {}
 
@@ -78,7 +103,7 @@ final class ExtractCalls {
      * view's; {@code validators} makes the caller's validator, used once.
      */
     static String rewrite(String text, Validators validators) {
-        return rewrite(text, validators, UnaryOperator.identity());
+        return rewrite(text, validators, UnaryOperator.identity(), true, false);
     }
 
     /**
@@ -86,8 +111,19 @@ final class ExtractCalls {
      * before the probe is made of it: the rewrites that the caller's own validation comes after (the
      * view planner's {@link StatementRewrite}s, which the frontend applies before its text reaches
      * here), so that what they rewrite ({@code date_trunc('milliseconds', ts)}) does not fail the probe.
+     *
+     * @param dayOfWeekShifted whether {@code text} has had {@link PgValueSemantics}' rewrite, which
+     *     writes {@code extract(dow ...)} as Calcite's less 1 (the frontend's text has): the less 1
+     *     is dropped where the call is rewritten here
+     * @param earlierBuild whether to rewrite only what builds before session 40 did ({@link
+     *     #EARLIER_BUILD_FIELDS}), as the view planner does for a view such a build created
      */
-    static String rewrite(String text, Validators validators, UnaryOperator<SqlNode> treeRewrites) {
+    static String rewrite(
+            String text,
+            Validators validators,
+            UnaryOperator<SqlNode> treeRewrites,
+            boolean dayOfWeekShifted,
+            boolean earlierBuild) {
         String lower = text.toLowerCase(Locale.ROOT);
         if (!lower.contains("extract") && !lower.contains("date_part")) {
             return text;
@@ -101,7 +137,7 @@ final class ExtractCalls {
                     // every extract is a number here, the others too: one over an interval, which
                     // validation refuses until its own rewrite, would fail the probe for all of them
                     if (visited instanceof SqlCall c && isExtract(c)) {
-                        if (field(c) != null || timeOfDay(c) != null) {
+                        if (field(c) != null) {
                             values.put(value(c).getParserPosition(), SqlTypeName.ANY);
                         }
                         // a number still, so the expression around it validates, that types the value
@@ -165,21 +201,21 @@ final class ExtractCalls {
                     if (!(visited instanceof SqlCall c)) {
                         return visited;
                     }
+                    if (dayOfWeekShifted
+                            && isShiftedDayOfWeek(call)
+                            && !(c.operand(0) instanceof SqlCall e && isExtract(e))) {
+                        // the day of the week rewritten here counts from Sunday as 0 already
+                        return c.operand(0);
+                    }
                     String field = field(c);
                     SqlTypeName type = field == null ? null : values.get(value(c).getParserPosition());
-                    SqlParserPos pos = c.getParserPosition();
-                    if (field == null
-                            && timeOfDay(c) != null
-                            && values.get(value(c).getParserPosition()) == SqlTypeName.DATE) {
-                        return PgIntervals.call(
-                                "pg_extract_date", pos, SqlLiteral.createCharString(timeOfDay(c), pos), value(c));
-                    }
-                    if (type == null) {
+                    boolean datePart = c.getOperator().getName().equalsIgnoreCase("date_part");
+                    if (type == null || earlierBuild && !rewrittenByEarlierBuilds(field, type, datePart)) {
                         return visited;
                     }
+                    SqlParserPos pos = c.getParserPosition();
                     SqlNode value = value(c);
                     String suffix = "timestamp";
-                    boolean datePart = c.getOperator().getName().equalsIgnoreCase("date_part");
                     if (type == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE && field.startsWith("timezone")) {
                         // the session zone's offset at the instant: its local time less its UTC time
                         return PgIntervals.call(
@@ -202,6 +238,14 @@ final class ExtractCalls {
                                         pos,
                                         value,
                                         new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, pos), pos));
+                    } else if (type == SqlTypeName.DATE && !earlierBuild) {
+                        // its midnight's microseconds: a java.sql.Date argument would pass through the
+                        // hybrid calendar, 10 days off in 1582's gap; date_part reads a date so anyway
+                        value = SqlStdOperatorTable.CAST.createCall(
+                                pos,
+                                value,
+                                new SqlDataTypeSpec(new SqlBasicTypeNameSpec(SqlTypeName.TIMESTAMP, pos), pos));
+                        suffix = datePart ? "timestamp" : "midnight";
                     } else if (type == SqlTypeName.DATE || type == SqlTypeName.TIME) {
                         suffix = type == SqlTypeName.DATE ? "date" : "time";
                     } else if (type != SqlTypeName.TIMESTAMP) {
@@ -247,12 +291,19 @@ final class ExtractCalls {
         return token == null ? null : FIELDS.get(token.length() > 10 ? token.substring(0, 10) : token);
     }
 
-    /** The field of an {@code extract} (not {@code date_part}) call when it is a {@link #TIME_OF_DAY} one, else null. */
-    private static String timeOfDay(SqlCall call) {
-        String token = word(call);
-        return token != null && call.operand(0) instanceof SqlIntervalQualifier && TIME_OF_DAY.contains(token)
-                ? token
-                : null;
+    /** Whether {@code call} is {@link PgValueSemantics}' {@code extract(dow ...) - 1}. */
+    private static boolean isShiftedDayOfWeek(SqlCall call) {
+        return call.getKind() == SqlKind.MINUS
+                && call.operand(0) instanceof SqlCall e
+                && "dow".equals(field(e))
+                && call.operand(1) instanceof SqlLiteral one
+                && "1".equals(one.toValue());
+    }
+
+    /** Whether builds before session 40 rewrote a call of {@code field} over a value of {@code type}. */
+    private static boolean rewrittenByEarlierBuilds(String field, SqlTypeName type, boolean datePart) {
+        return EARLIER_BUILD_FIELDS.contains(field)
+                || !datePart && type == SqlTypeName.DATE && TIME_OF_DAY.contains(field);
     }
 
     /** The lower-case field word of an {@code extract} or {@code date_part} call, else null. */

@@ -24,6 +24,8 @@ import org.apache.calcite.runtime.SqlFunctions;
  */
 public final class PgExtractFunctions {
     private static final long DAY_MICROS = 86_400_000_000L;
+    private static final long HOUR_MICROS = 3_600_000_000L;
+    private static final long MINUTE_MICROS = 60_000_000L;
     /** The Julian day number of 1970-01-01. */
     private static final long UNIX_EPOCH_JULIAN = 2_440_588L;
 
@@ -47,17 +49,56 @@ public final class PgExtractFunctions {
             case "julian" ->
                 BigDecimal.valueOf(Math.floorDiv(micros, DAY_MICROS) + UNIX_EPOCH_JULIAN)
                         .add(PgArithmeticFunctions.numericDivide(BigDecimal.valueOf(microsOfDay), MICROS_PER_DAY));
-            case "isoyear" -> BigDecimal.valueOf(isoYear(Math.floorDiv(micros, DAY_MICROS)));
-            default -> seconds(field, microsOfDay, "timestamp");
+            case "hour" -> BigDecimal.valueOf(microsOfDay / HOUR_MICROS);
+            case "minute" -> BigDecimal.valueOf(microsOfDay / MINUTE_MICROS % 60);
+            case "second", "milliseconds", "microseconds", "timezone", "timezone_hour", "timezone_minute" ->
+                seconds(field, microsOfDay, "timestamp");
+            default -> BigDecimal.valueOf(dayField(field, Math.floorDiv(micros, DAY_MICROS)));
         };
     }
 
     /**
-     * {@code extract} of an infinite timestamp: NULL for the fields of a point in time, as
-     * PostgreSQL; its {@code Infinity} of epoch and julian is a numeric Tributary's cannot hold (0A000).
+     * The field of the day {@code epochDay} (days from 1970-01-01, proleptic Gregorian) that a
+     * date has, as PostgreSQL 14's {@code extract_date}: years count 1 BC as -1, and decades,
+     * centuries and millennia before year 1 as PostgreSQL numbers them; {@code dow} counts from
+     * Sunday (0), {@code isodow} from Monday (1), {@code week} is the ISO week.
+     */
+    private static long dayField(String field, long epochDay) {
+        LocalDate date = LocalDate.ofEpochDay(epochDay);
+        // astronomical numbering (0 is 1 BC), as PostgreSQL's j2date gives it
+        long year = date.getYear();
+        return switch (field) {
+            case "year" -> year > 0 ? year : year - 1;
+            case "month" -> date.getMonthValue();
+            case "day" -> date.getDayOfMonth();
+            case "quarter" -> (date.getMonthValue() - 1) / 3 + 1;
+            case "week" -> date.get(IsoFields.WEEK_OF_WEEK_BASED_YEAR);
+            case "decade" -> year >= 0 ? year / 10 : -((8 - (year - 1)) / 10);
+            case "century" -> year > 0 ? (year + 99) / 100 : -((99 - (year - 1)) / 100);
+            case "millennium" -> year > 0 ? (year + 999) / 1000 : -((999 - (year - 1)) / 1000);
+            case "isoyear" -> isoYear(epochDay);
+            case "dow" -> date.getDayOfWeek().getValue() % 7;
+            case "isodow" -> date.getDayOfWeek().getValue();
+            case "doy" -> date.getDayOfYear();
+            default -> throw new IllegalArgumentException("not a field of a day: " + field);
+        };
+    }
+
+    /** Whether PostgreSQL 14 gives an infinite value's {@code field} as that infinity (else NULL): the fields that grow with time. */
+    private static boolean growsWithTime(String field) {
+        return switch (field) {
+            case "year", "decade", "century", "millennium", "julian", "isoyear", "epoch" -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * {@code extract} of an infinite timestamp or date: NULL for the fields that cycle, as
+     * PostgreSQL; its {@code Infinity} of the fields that grow with time is a numeric Tributary's
+     * cannot hold (0A000).
      */
     private static BigDecimal infinitePart(String field) {
-        if (field.equals("epoch") || field.equals("julian")) {
+        if (growsWithTime(field)) {
             throw new TributaryException(
                     SqlState.FEATURE_NOT_SUPPORTED,
                     "numeric Infinity (extract of an infinite timestamp) is not supported");
@@ -97,19 +138,49 @@ public final class PgExtractFunctions {
         };
     }
 
-    /** {@code extract(field FROM date)}: a date has no time of day (0A000 for the seconds). */
+    /**
+     * {@code extract(field FROM date)}, the date as Calcite's {@code java.sql.Date} (wrong in 1582's
+     * gap): as views built before session 40 call it; see {@link #pg_extract_midnight}.
+     */
     public static BigDecimal pg_extract_date(String field, Date value) {
+        return value == null
+                ? null
+                : pg_extract_midnight(
+                        field,
+                        InfiniteDateTimes.dateToTimestamp(
+                                InfiniteDateTimes.dateOfDays(SqlFunctions.toInt(value), value.getTime())));
+    }
+
+    /**
+     * {@code extract(field FROM date)}, the date given as its midnight's timestamp: a date has no
+     * time of day (0A000 for those fields), and its epoch and Julian day are whole numbers.
+     */
+    @MicrosecondTimestamps
+    public static BigDecimal pg_extract_midnight(String field, @MicrosecondTimestamps Long value) {
         if (field == null || value == null) {
             return null;
         }
-        long day = SqlFunctions.toInt(value);
+        switch (field) {
+            case "hour",
+                    "minute",
+                    "second",
+                    "milliseconds",
+                    "microseconds",
+                    "timezone",
+                    "timezone_hour",
+                    "timezone_minute" ->
+                throw new TributaryException(
+                        SqlState.FEATURE_NOT_SUPPORTED, "date units \"" + field + "\" not supported");
+            default -> {}
+        }
+        if (!InfiniteDateTimes.isFinite(value)) {
+            return infinitePart(field);
+        }
+        long day = Math.floorDiv(value, DAY_MICROS);
         return switch (field) {
             case "epoch" -> BigDecimal.valueOf(day * 86_400L);
             case "julian" -> BigDecimal.valueOf(day + UNIX_EPOCH_JULIAN);
-            case "isoyear" -> BigDecimal.valueOf(isoYear(day));
-            default ->
-                throw new TributaryException(
-                        SqlState.FEATURE_NOT_SUPPORTED, "date units \"" + field + "\" not supported");
+            default -> BigDecimal.valueOf(dayField(field, day));
         };
     }
 
@@ -119,7 +190,12 @@ public final class PgExtractFunctions {
             return null;
         }
         long microsOfDay = SqlFunctions.toInt(value) * 1000L;
-        return field.equals("epoch") ? BigDecimal.valueOf(microsOfDay, 6) : seconds(field, microsOfDay, "\"time\"");
+        return switch (field) {
+            case "epoch" -> BigDecimal.valueOf(microsOfDay, 6);
+            case "hour" -> BigDecimal.valueOf(microsOfDay / HOUR_MICROS);
+            case "minute" -> BigDecimal.valueOf(microsOfDay / MINUTE_MICROS % 60);
+            default -> seconds(field, microsOfDay, "\"time\"");
+        };
     }
 
     /** {@code date_part(field, timestamp)}, computed in double precision as PostgreSQL's {@code timestamp_part}. */
@@ -134,9 +210,7 @@ public final class PgExtractFunctions {
         }
         if (!InfiniteDateTimes.isFinite(micros)) {
             // PostgreSQL's NonFiniteTimestampTzPart: the fields that grow with time are infinite, the rest NULL
-            return field.equals("epoch") || field.equals("julian")
-                    ? (micros > 0 ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY)
-                    : null;
+            return growsWithTime(field) ? (micros > 0 ? Double.POSITIVE_INFINITY : Double.NEGATIVE_INFINITY) : null;
         }
         long microsOfDay = Math.floorMod(micros, DAY_MICROS);
         return switch (field) {
@@ -144,8 +218,11 @@ public final class PgExtractFunctions {
             case "julian" ->
                 (Math.floorDiv(micros, DAY_MICROS) + UNIX_EPOCH_JULIAN)
                         + ((microsOfDay / 1_000_000) + (microsOfDay % 1_000_000) / 1_000_000.0) / 86_400.0;
-            case "isoyear" -> (double) isoYear(Math.floorDiv(micros, DAY_MICROS));
-            default -> secondsPart(field, microsOfDay, "timestamp");
+            case "hour" -> (double) (microsOfDay / HOUR_MICROS);
+            case "minute" -> (double) (microsOfDay / MINUTE_MICROS % 60);
+            case "second", "milliseconds", "microseconds", "timezone", "timezone_hour", "timezone_minute" ->
+                secondsPart(field, microsOfDay, "timestamp");
+            default -> (double) dayField(field, Math.floorDiv(micros, DAY_MICROS));
         };
     }
 
@@ -166,7 +243,12 @@ public final class PgExtractFunctions {
             return null;
         }
         long microsOfDay = SqlFunctions.toInt(value) * 1000L;
-        return field.equals("epoch") ? microsOfDay / 1_000_000.0 : secondsPart(field, microsOfDay, "\"time\"");
+        return switch (field) {
+            case "epoch" -> microsOfDay / 1_000_000.0;
+            case "hour" -> (double) (microsOfDay / HOUR_MICROS);
+            case "minute" -> (double) (microsOfDay / MINUTE_MICROS % 60);
+            default -> secondsPart(field, microsOfDay, "\"time\"");
+        };
     }
 
     /**
