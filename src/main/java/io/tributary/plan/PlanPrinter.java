@@ -107,6 +107,9 @@ public final class PlanPrinter {
         if (node instanceof FilterNode f) {
             return "StreamFilter { condition: " + f.condition();
         }
+        if (node instanceof UnnestNode u) {
+            return "StreamUnnest { array: " + u.array() + (u.outer() ? ", outer" : "");
+        }
         if (node instanceof TemporalFilterNode t) {
             return "StreamTemporalFilter { time: " + t.time() + ", bounds: " + t.bounds();
         }

@@ -18,6 +18,7 @@ public sealed interface StreamNode
                 UnionNode,
                 TopNNode,
                 OverWindowNode,
+                UnnestNode,
                 ExchangeNode,
                 MaterializeNode {
 

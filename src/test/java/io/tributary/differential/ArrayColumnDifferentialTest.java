@@ -66,11 +66,19 @@ class ArrayColumnDifferentialTest {
             "SELECT id, 4 = ANY (nums) AS a, 5 = ANY (nums) AS b, 5 <> ALL (nums) AS c FROM ta ORDER BY id",
             "SELECT id, array_append(nums, 0) AS a, array_position(tags, 'b') AS p FROM ta WHERE id = 1",
             "SELECT count(*) FROM ta WHERE nums IS NULL",
+            "SELECT id, COALESCE(nums, ARRAY[1, NULL]) AS a, COALESCE(nums, nums) AS b, COALESCE(tags, '{z}') AS c,"
+                    + " COALESCE(NULL, nums, ARRAY[7]) AS d FROM ta ORDER BY id",
+            "SELECT id, array_ndims(nums) AS nd, array_dims(nums) AS d, array_length(nums, 2) AS l2,"
+                    + " array_upper(nums, 1) AS u1, array_upper(nums, 2) AS u2, array_lower(nums, 1) AS l1,"
+                    + " array_lower(nums, 0) AS l0, array_ndims(tags) AS t FROM ta ORDER BY id",
             "UPDATE ta SET tags = ARRAY['z', NULL] WHERE id = 1",
             "UPDATE ta SET nums = '{10,20}', note = '{u}' WHERE id = 3",
             "UPDATE ta SET tags = array_append(tags, 'w') WHERE id = 4",
             "SELECT * FROM ta ORDER BY id",
             "SELECT id FROM tk WHERE n @> ARRAY[2.0] ORDER BY id",
+            "SELECT id, CASE WHEN id = 3 THEN ARRAY[1.5, 2.5] ELSE n END AS a, COALESCE(n, ARRAY[1, NULL]) AS b,"
+                    + " COALESCE(n, ARRAY[0.5]) AS c, CASE WHEN id = 1 THEN n ELSE ARRAY[4, 5] END AS e,"
+                    + " COALESCE(s2, ARRAY[1, NULL]) AS f FROM tk ORDER BY id",
             "SET TIME ZONE 'America/New_York'",
             "SELECT id, d, ts, tz, ARRAY[tz[1]] AS a FROM tk ORDER BY id",
             "SET TIME ZONE 'Asia/Tokyo'",

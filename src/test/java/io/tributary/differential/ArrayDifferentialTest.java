@@ -58,6 +58,8 @@ class ArrayDifferentialTest {
             "SELECT array_append(ARRAY[1, 2], NULL), array_cat(ARRAY[1], NULL), array_remove(ARRAY[1, NULL, 1], NULL)",
             "SELECT ARRAY[1, 2] || 3, 3 || ARRAY[1, 2], ARRAY[1] || ARRAY[2], ARRAY[1] || 2 || 3",
             "SELECT array_remove(ARRAY[1, 2, 1], 1), array_remove(ARRAY['a', 'b'], 'a')",
+            "SELECT id, CASE WHEN bo THEN ARRAY[1.5, 2.5] ELSE ARRAY[n] END AS a, COALESCE(ARRAY[n], ARRAY[i]) AS b"
+                    + " FROM t ORDER BY id",
             "SELECT ARRAY[1, NULL, 3] AS a, ARRAY['a', 'b c', 'q\"x', NULL, 'NULL', '', 'x\\y'] AS b",
             "SELECT id, ARRAY[i, NULL] AS a, array_append(ARRAY[tx], tx) AS b FROM t ORDER BY id",
             "SELECT id, ARRAY[ts] AS a, ARRAY[d] AS b, ARRAY[by] AS c, ARRAY[bo] AS e FROM t ORDER BY id");

@@ -50,8 +50,17 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
         /** {@code text}, NULL for a NULL or empty array. */
         DIMS,
         /** The array operand's type, NULL when the array or another operand is. */
-        SLICE
+        SLICE,
+        /** An unconstrained {@code numeric[]}, NULL when the array is. */
+        NUMERIC
     }
+
+    /**
+     * {@code numeric[]} of a number array, each element keeping its own scale: what a CASE's or
+     * COALESCE's number array results of different types pass through ({@link
+     * CommonTypeResolution}), where Calcite's cast to one DECIMAL scale would print 16 decimals.
+     */
+    static final String NUMERIC_NAME = "pg_numeric_array";
 
     /** PostgreSQL's slice {@code a[lo:hi]} ({@link ArraySlices}). */
     static final String SLICE_NAME = "pg_array_slice";
@@ -89,6 +98,7 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
             Map.entry("array_dims", new ArrayFunctions("array_dims", 0, 1, Shape.DIMS)),
             Map.entry(CONCAT_NAME, new ArrayFunctions(CONCAT_NAME, ANY_OPERAND, 2, Shape.CONCAT)),
             Map.entry(SLICE_NAME, new ArrayFunctions(SLICE_NAME, 0, 3, Shape.SLICE)),
+            Map.entry(NUMERIC_NAME, new ArrayFunctions(NUMERIC_NAME, 0, 1, Shape.NUMERIC)),
             Map.entry(EMPTY_NAME, new ArrayFunctions(EMPTY_NAME, NO_OPERAND, 1, Shape.FILL)));
 
     /** The boxed class generated code holds a number of each type in. */
@@ -214,6 +224,17 @@ final class ArrayFunctions extends SqlUserDefinedFunction {
             case FILL -> types.createArrayType(types.createTypeWithNullability(binding.getOperandType(0), true), -1);
             case DIMS -> types.createTypeWithNullability(types.createSqlType(SqlTypeName.VARCHAR), true);
             case SLICE -> types.createTypeWithNullability(array, true);
+            case NUMERIC ->
+                types.createTypeWithNullability(
+                        types.createArrayType(
+                                types.createTypeWithNullability(
+                                        types.createSqlType(
+                                                SqlTypeName.DECIMAL,
+                                                TributaryTypeSystem.MAX_NUMERIC_PRECISION,
+                                                TypeMapping.UNCONSTRAINED_NUMERIC_SCALE),
+                                        true),
+                                -1),
+                        array.isNullable());
             case CONCAT -> throw new IllegalStateException("resolved above");
         };
     }

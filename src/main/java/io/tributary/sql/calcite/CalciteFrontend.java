@@ -91,6 +91,7 @@ public final class CalciteFrontend implements AutoCloseable {
                                 IntervalPlans.extremes(),
                                 BigintSumPlans.step()))))),
                 SeriesScanCalcs.after(),
+                ArrayNullabilityCasts.after(),
                 MicrosecondPlans.after());
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);
         this.connection = schemas.connection();

@@ -105,8 +105,9 @@ final class CommonTypeResolution {
      * NUMERIC of the results' own scales (an integer beside a {@code numeric(10,2)}, two numerics
      * of different scales), passes each result through {@code pg_numeric}, which keeps its value's
      * scale, where Calcite would cast all to one scale ({@code coalesce(i, n)} printed {@code
-     * 5.00}; PostgreSQL: {@code 5}). Called by {@link PgValidator} before Calcite derives the
-     * call's type; another call is left alone.
+     * 5.00}; PostgreSQL: {@code 5}); number arrays of different element types, one numeric, pass
+     * through {@code pg_numeric_array} the same way. Called by {@link PgValidator} before Calcite
+     * derives the call's type; another call is left alone.
      *
      * @throws CalciteContextException for results of two categories
      */
@@ -123,7 +124,61 @@ final class CommonTypeResolution {
                 thens.set(j, keepingScale(thens.get(j)));
             }
             sqlCase.setOperand(3, keepingScale(sqlCase.getElseOperand()));
+        } else if (call instanceof SqlCase sqlCase && ownElementScales(scope, results)) {
+            SqlNodeList thens = sqlCase.getThenOperands();
+            for (int j = 0; j < thens.size(); j++) {
+                thens.set(j, keepingElementScales(thens.get(j)));
+            }
+            sqlCase.setOperand(3, keepingElementScales(sqlCase.getElseOperand()));
         }
+    }
+
+    /**
+     * Whether PostgreSQL's result of {@code results} is a {@code numeric[]} whose elements keep
+     * their own scales while Calcite would cast them to one ({@code CASE WHEN b THEN ARRAY[1.5]
+     * ELSE numeric_array END} printed 16 decimals): all typed results are arrays of exact numbers,
+     * one at least of NUMERIC, not all of one type.
+     */
+    private boolean ownElementScales(SqlValidatorScope scope, List<SqlNode> results) {
+        boolean numeric = false;
+        boolean mixed = false;
+        RelDataType first = null;
+        for (SqlNode result : results) {
+            SqlNode node = result == null ? null : notNullCastRemoved(result);
+            if (node == null || SqlUtil.isNullLiteral(node, false)) {
+                continue;
+            }
+            if (PgTypeCoercion.unknownTyped(node)) {
+                return false;
+            }
+            RelDataType type = validator.deriveType(scope, node);
+            RelDataType element = type.getComponentType();
+            if (element == null || !SqlTypeUtil.isExactNumeric(element)) {
+                return false;
+            }
+            numeric |= element.getSqlTypeName() == SqlTypeName.DECIMAL;
+            if (first == null) {
+                first = element;
+            } else {
+                mixed |= !SqlTypeUtil.equalSansNullability(factory, first, element);
+            }
+        }
+        return numeric && mixed;
+    }
+
+    /**
+     * {@code node} through {@code pg_numeric_array} (inside the {@code CAST NOT NULL} of Calcite's
+     * COALESCE rewrite, which stays outermost); a NULL as it is.
+     */
+    private static SqlNode keepingElementScales(SqlNode node) {
+        if (node == null || SqlUtil.isNullLiteral(node, false)) {
+            return node;
+        }
+        if (node instanceof SqlCall call && call.getOperator() == SqlInternalOperators.CAST_NOT_NULL) {
+            call.setOperand(0, keepingElementScales(call.operand(0)));
+            return call;
+        }
+        return ArrayFunctions.named(ArrayFunctions.NUMERIC_NAME).createCall(node.getParserPosition(), node);
     }
 
     /**

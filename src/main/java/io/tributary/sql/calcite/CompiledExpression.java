@@ -66,6 +66,7 @@ final class CompiledExpression implements ScalarExpr {
     static CompiledExpression compile(
             RexBuilder rexBuilder, RexNode expr, RelDataType rowType, List<DataType> columnTypes) {
         expr = MillisecondCalls.rewrite(rexBuilder, expr);
+        expr = ArrayNullabilityCasts.rewrite(rexBuilder, expr);
         int[] read = RelOptUtil.InputFinder.bits(expr).toArray();
         int[] converted = java.util.Arrays.stream(read)
                 .filter(i -> needsConversion(columnTypes.get(i)))

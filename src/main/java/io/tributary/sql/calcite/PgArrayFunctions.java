@@ -3,12 +3,12 @@ package io.tributary.sql.calcite;
 import java.util.List;
 
 /**
- * PostgreSQL's functions on the bounds of an array, for the one-dimensional arrays Tributary has
- * (whose lower bound is always 1): {@code array_lower} and the two-argument
- * {@code array_length} (named {@code pg_array_length}, as Calcite's BigQuery {@code array_length}
- * takes one argument; {@link PgArrayCalls} renames the calls); {@link PgCatalogCalls} gives
- * {@code array_upper}. As in PostgreSQL, an empty array, a
- * dimension it does not have and a NULL argument give NULL. And {@code array_to_string} (named
+ * PostgreSQL's functions on the bounds of an array, whose lower bounds are always 1 here (a nested
+ * list is a dimension, as {@code ARRAY[[1, 2], [3, 4]]} is): {@code array_lower}, {@code
+ * array_upper}, {@code array_ndims} and the two-argument {@code array_length} (named {@code
+ * pg_array_length}, as Calcite's BigQuery {@code array_length} takes one argument; {@link
+ * PgArrayCalls} renames the calls). As in PostgreSQL, an empty array, a dimension it does not have
+ * and a NULL argument give NULL. Plain functions, so that views take them as queries do. And {@code array_to_string} (named
  * {@code pg_array_to_string}: Calcite's takes text elements only and fails at run time on others).
  * And {@code array::text} ({@code pg_array_text}, which {@link PgValidator} puts under such a cast).
  * Called by reflection from generated code, on any thread.
@@ -16,14 +16,31 @@ import java.util.List;
 public final class PgArrayFunctions {
     private PgArrayFunctions() {}
 
-    /** {@code array_lower(array, dim)}: 1 for the first dimension of a non-empty array. */
+    /** {@code array_lower(array, dim)}: 1 for a dimension the array has. */
     public static Integer array_lower(List<?> array, Integer dim) {
-        return hasDimension(array, dim) ? 1 : null;
+        return length(array, dim) == null ? null : 1;
     }
 
-    /** {@code array_length(array, dim)}: the number of elements for the first dimension of a non-empty array. */
+    /** {@code array_upper(array, dim)}: the number of elements along a dimension the array has. */
+    public static Integer array_upper(List<?> array, Integer dim) {
+        return length(array, dim);
+    }
+
+    /** {@code array_length(array, dim)}: the number of elements along a dimension the array has. */
     public static Integer pg_array_length(List<?> array, Integer dim) {
-        return hasDimension(array, dim) ? array.size() : null;
+        return length(array, dim);
+    }
+
+    /** {@code array_ndims(array)}: the number of dimensions of a non-empty array. */
+    public static Integer array_ndims(List<?> array) {
+        if (array == null || array.isEmpty()) {
+            return null;
+        }
+        int dims = 1;
+        for (Object first = array.get(0); first instanceof List<?> inner && !inner.isEmpty(); first = inner.get(0)) {
+            dims++;
+        }
+        return dims;
     }
 
     /** {@code array_to_string(array, delimiter)}: the elements' text joined by the delimiter, NULLs left out. */
@@ -117,7 +134,18 @@ public final class PgArrayFunctions {
         return e.toString();
     }
 
-    private static boolean hasDimension(List<?> array, Integer dim) {
-        return array != null && dim != null && dim == 1 && !array.isEmpty();
+    /** The number of elements along dimension {@code dim} (1-based), null when the array has no such dimension. */
+    private static Integer length(List<?> array, Integer dim) {
+        if (array == null || dim == null || dim < 1 || array.isEmpty()) {
+            return null;
+        }
+        List<?> level = array;
+        for (int d = 1; d < dim; d++) {
+            if (!(level.get(0) instanceof List<?> inner) || inner.isEmpty()) {
+                return null;
+            }
+            level = inner;
+        }
+        return level.size();
     }
 }

@@ -81,6 +81,14 @@ public final class PgArrayOps {
         return n instanceof java.math.BigDecimal d ? d : new java.math.BigDecimal(n.toString());
     }
 
+    /**
+     * {@code pg_numeric_array(array)}: the array as {@code numeric[]}; generated code has already
+     * widened the elements of another number type ({@link #widened}), each keeping its own scale.
+     */
+    public static List<?> pg_numeric_array(List<?> array) {
+        return array;
+    }
+
     /** {@code array_cat(a, b)}: NULL only when both are; a NULL one adds nothing. */
     public static List<Object> array_cat(List<?> a, List<?> b) {
         if (a == null && b == null) {
@@ -158,9 +166,18 @@ public final class PgArrayOps {
         return out;
     }
 
-    /** {@code array_dims(array)}: {@code [1:n]}, NULL for a NULL or empty array. */
+    /** {@code array_dims(array)}: {@code [1:n]} per dimension ({@code [1:2][1:3]}), NULL for a NULL or empty array. */
     public static String array_dims(List<?> array) {
-        return array == null || array.isEmpty() ? null : "[1:" + array.size() + "]";
+        if (array == null || array.isEmpty()) {
+            return null;
+        }
+        StringBuilder dims = new StringBuilder();
+        Object level = array;
+        while (level instanceof List<?> list && !list.isEmpty()) {
+            dims.append("[1:").append(list.size()).append(']');
+            level = list.get(0);
+        }
+        return dims.toString();
     }
 
     /** {@code array_position(array, element)}: the 1-based index of the first element not distinct from it, else NULL. */

@@ -40,8 +40,7 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * session's connection ({@link ConnectionEndpointCalls}), and the session functions of {@link #sessionFunction}
  * ({@code pg_postmaster_start_time}, {@code has_table_privilege}, {@code to_regclass} ...),
  * {@code current_schema} and {@code current_schema()} the first existing schema of the session's
- * {@code search_path} (NULL when none exists); {@code array_upper(a, 1)}
- * becomes a's length; {@code current_setting(name [, missing_ok])} reads {@code pg_settings} when
+ * {@code search_path} (NULL when none exists); {@code current_setting(name [, missing_ok])} reads {@code pg_settings} when
  * the statement runs (a name that is no setting fails with 42704 at planning unless missing_ok);
  * and a function in FROM with an alias but no column list names its column after the alias, as in
  * PostgreSQL ({@code FROM generate_series(1, 3) s} has column {@code s}).
@@ -363,17 +362,6 @@ final class PgCatalogCalls extends StatementRewrite {
             if (endpoint != null) {
                 return rewritten(endpoint);
             }
-        }
-        if (call.getOperator() instanceof SqlFunction f
-                && f.getSqlIdentifier() != null
-                && f.getSqlIdentifier().isSimple()
-                && f.getSqlIdentifier().getSimple().equalsIgnoreCase("array_upper")
-                && call.operandCount() == 2) {
-            // a one-dimensional array's upper bound is its length; PostgreSQL gives NULL for an empty one
-            SqlNode length = SqlStdOperatorTable.CARDINALITY.createCall(
-                    call.getParserPosition(), call.operand(0).accept(this));
-            return rewritten(SqlStdOperatorTable.NULLIF.createCall(
-                    call.getParserPosition(), length, SqlLiteral.createExactNumeric("0", call.getParserPosition())));
         }
         if (call.getOperator() == SqlStdOperatorTable.CURRENT_USER
                 || call.getOperator() == SqlStdOperatorTable.SESSION_USER

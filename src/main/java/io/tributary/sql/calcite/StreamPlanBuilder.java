@@ -28,6 +28,7 @@ import io.tributary.plan.StreamNode;
 import io.tributary.plan.TemporalFilterNode;
 import io.tributary.plan.TopNNode;
 import io.tributary.plan.UnionNode;
+import io.tributary.plan.UnnestNode;
 import io.tributary.plan.ViewPlan;
 import io.tributary.plan.WindowCleaning;
 import java.math.BigDecimal;
@@ -188,6 +189,12 @@ final class StreamPlanBuilder {
         if (rel instanceof Snapshot) {
             throw TemporalJoins.misplaced();
         }
+        if (rel instanceof Correlate correlate) {
+            LateralUnnests.Unnest unnest = LateralUnnests.of(correlate);
+            if (unnest != null) {
+                return unnest(correlate, unnest);
+            }
+        }
         if (rel instanceof Union union) {
             return union(union);
         }
@@ -300,6 +307,25 @@ final class StreamPlanBuilder {
         StreamNode out = StreamProjections.isIdentity(node) ? node.input() : node;
         windowBounds.projected(input, exprs, out);
         return new Translated(out, columns);
+    }
+
+    /**
+     * The left rows, each followed by its array's elements ({@link UnnestNode}); the correlate's
+     * columns are the left's, the element's and, {@code WITH ORDINALITY}, its position's.
+     */
+    private Translated unnest(Correlate correlate, LateralUnnests.Unnest unnest) {
+        Translated left = translate(correlate.getLeft());
+        ScalarExpr array = expressions.compile(unnest.array(), left.node().fields(), left.columns());
+        RelDataType element =
+                correlate.getRight().getRowType().getFieldList().get(0).getType();
+        UnnestNode node = new UnnestNode(left.node(), array, TypeMapping.fromRelType(element), unnest.outer());
+        int width = left.node().fields().size();
+        int[] columns = Arrays.copyOf(left.columns(), left.columns().length + (unnest.ordinality() ? 2 : 1));
+        columns[left.columns().length] = width;
+        if (unnest.ordinality()) {
+            columns[left.columns().length + 1] = width + 1;
+        }
+        return new Translated(node, columns);
     }
 
     private Translated filter(Filter filter) {

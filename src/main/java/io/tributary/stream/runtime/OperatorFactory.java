@@ -11,6 +11,7 @@ import io.tributary.plan.TemporalFilterNode;
 import io.tributary.plan.TemporalJoinNode;
 import io.tributary.plan.TopNNode;
 import io.tributary.plan.UnionNode;
+import io.tributary.plan.UnnestNode;
 import io.tributary.storage.ReadView;
 import io.tributary.storage.SortedFile;
 import io.tributary.stream.Operator;
@@ -25,6 +26,7 @@ import io.tributary.stream.operators.TemporalFilterOperator;
 import io.tributary.stream.operators.TemporalJoinOperator;
 import io.tributary.stream.operators.TopNOperator;
 import io.tributary.stream.operators.UnionOperator;
+import io.tributary.stream.operators.UnnestOperator;
 import java.util.function.Supplier;
 
 /** Builds the operator for a plan node; sources and exchanges are actor inputs, not operators. Stateless. */
@@ -53,6 +55,9 @@ final class OperatorFactory {
         }
         if (node instanceof FilterNode f) {
             return new FilterOperator(f);
+        }
+        if (node instanceof UnnestNode u) {
+            return new UnnestOperator(u);
         }
         if (node instanceof TemporalFilterNode t) {
             return new TemporalFilterOperator(t, stateTableIds, stateView, snapshotMillis);
