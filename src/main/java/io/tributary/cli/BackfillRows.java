@@ -11,11 +11,15 @@ import java.sql.SQLException;
  */
 final class BackfillRows {
     static final String CREATE_CUSTOMERS = "CREATE TABLE customers (id INT PRIMARY KEY, name TEXT, region TEXT)";
-    static final String CREATE_ORDERS =
-            "CREATE TABLE orders (id BIGINT PRIMARY KEY, customer_id INT, amount NUMERIC(10,2), status TEXT)";
+    static final String CREATE_ORDERS = createOrders(BackfillQuery.ORDERS);
     static final String INSERT_ORDER = "INSERT INTO orders VALUES (?, ?, ?, ?)";
 
     private final int customers;
+
+    /** The DDL of a table shaped as orders, named {@code table}. */
+    static String createOrders(String table) {
+        return "CREATE TABLE " + table + " (id BIGINT PRIMARY KEY, customer_id INT, amount NUMERIC(10,2), status TEXT)";
+    }
 
     /** @param customers the number of customers, ids {@code 1..customers}; every order has one of them */
     BackfillRows(int customers) {
