@@ -8,8 +8,9 @@ import io.tributary.common.types.DataType;
  * A column of a query result: its label, its type and the PostgreSQL type OID the client is told,
  * which is the type's own except for text-held values of a catalog type: a row value ({@code
  * record}, 2249) as its text, a {@code pg_typeof} column ({@code regtype}, 2206) as the type's name,
- * catalog {@code "char"} (18) and {@code name} (19) columns. Their values are text in both formats;
- * in binary a regtype column is described as text ({@code ColumnDesc.describedOid}).
+ * catalog {@code "char"} (18) and {@code name} (19) columns, and a catalog {@code oid} (26) column,
+ * whose values are bigints. The others' values are text in both formats; in binary a regtype
+ * column is described as text and an oid column as int8 ({@code ColumnDesc.describedOid}).
  */
 public record ResultColumn(String name, DataType type, int typeOid) {
     public ResultColumn(String name, DataType type) {

@@ -59,8 +59,12 @@ public sealed interface StatementPlan {
      * element may be a {@link ParamRef} or {@link #DEFAULT}) or {@code source} (a query whose
      * columns feed {@code targetColumns} in order) is set.
      *
-     * @param defaults null, or a query returning one row: the values of the {@code DEFAULT}
-     *     expressions of {@code defaultColumns}, evaluated once per statement as PostgreSQL does
+     * @param defaults null, or a query of the values of the {@code DEFAULT} expressions of {@code
+     *     defaultColumns}: one row, evaluated once per statement ({@code now()} is the transaction's),
+     *     or, when {@code defaultsPerRow}, {@code n} rows for its one parameter {@code n}
+     * @param defaultsPerRow whether the expressions call a function whose value may differ from
+     *     row to row ({@code random()}, {@code gen_random_uuid()}), so each inserted row takes a row
+     *     of its own, as PostgreSQL evaluates them per row
      * @param conflict the ON CONFLICT action, or null
      * @param returning the RETURNING list, or null
      */
@@ -71,6 +75,7 @@ public sealed interface StatementPlan {
             PreparedQuery source,
             List<DataType> paramTypes,
             PreparedQuery defaults,
+            boolean defaultsPerRow,
             int[] defaultColumns,
             Conflict conflict,
             Returning returning)

@@ -300,6 +300,51 @@ class CatalogDifferentialTest {
     }
 
     /**
+     * The catalogs' {@code oid} columns, read as they are (alone, through joins on them), are
+     * described as {@code oid} (26), not bigint, as PostgreSQL describes them; expressions over
+     * them keep their own types. The OIDs themselves differ between the two, so the column types
+     * are compared, and the rows of the statements whose values are not OIDs.
+     */
+    @Test
+    void oidColumnsAreDescribedAsOid() throws Exception {
+        List<String> typed = List.of(
+                "SELECT oid, relname FROM pg_class WHERE relname = 't'",
+                "SELECT c.oid, n.oid AS noid, c.relnamespace, c.relname FROM pg_class c"
+                        + " JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.relname = 't'",
+                "SELECT a.attrelid, a.atttypid, a.attname FROM pg_catalog.pg_attribute a"
+                        + " WHERE a.attrelid = 't'::regclass AND a.attnum = 1",
+                "SELECT t.oid, t.typname FROM pg_type t WHERE t.typname = 'int4'",
+                "SELECT oid::bigint + 1 AS next, relname FROM pg_class WHERE relname = 't'");
+        List<String> answered = List.of(
+                "SELECT pg_typeof(oid) AS ty, pg_typeof(relnamespace) AS ns FROM pg_class WHERE relname = 't'",
+                "SELECT t.oid, t.typname FROM pg_type t WHERE t.typname = 'int4'",
+                "SELECT relname FROM pg_class WHERE oid = 't'::regclass",
+                "SELECT count(*) AS n FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace"
+                        + " WHERE c.relname IN ('t', 'u') AND n.nspname = 'public'");
+        List<List<String>> answers = new ArrayList<>();
+        for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
+            List<String> answer = new ArrayList<>();
+            try (c;
+                    Statement s = c.createStatement()) {
+                for (String query : typed) {
+                    try (ResultSet rs = s.executeQuery(query)) {
+                        StringBuilder types = new StringBuilder(query).append(" ->");
+                        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                            types.append(' ').append(rs.getMetaData().getColumnTypeName(i));
+                        }
+                        answer.add(types.toString());
+                    }
+                }
+                for (String query : answered) {
+                    answer.add(StatementOutcome.withTypeNames(c, query));
+                }
+            }
+            answers.add(answer);
+        }
+        assertEquals(answers.get(0), answers.get(1));
+    }
+
+    /**
      * PostgreSQL's one-byte {@code "char"}: a text cast to it keeps its first character, is labelled
      * {@code char} and compares as text; the catalogs' "char" columns compare with such constants,
      * as psql's queries do. A column of that type is 0A000 in Tributary (PostgreSQL creates it).

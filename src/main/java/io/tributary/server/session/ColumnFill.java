@@ -10,18 +10,26 @@ import io.tributary.meta.write.Sequences;
 import io.tributary.sql.StatementPlan;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * The values an INSERT stores in columns it leaves out or sets to DEFAULT: the next value of an
- * identity or SERIAL column's sequence (per row), the DEFAULT expression's value (once per
- * statement, as PostgreSQL evaluates {@code now()}), else NULL. Remembers which sequences the
- * statement used, so their positions commit with its rows. One statement, its session's thread.
+ * identity or SERIAL column's sequence (per row), the DEFAULT expressions' values, else NULL. The
+ * DEFAULT expressions are one compiled query: run once per statement (PostgreSQL's {@code now()}
+ * is the transaction's), or once per row ({@link #nextRow}) when one of them calls a function whose
+ * value differs from row to row ({@code gen_random_uuid()}), as PostgreSQL evaluates it. Remembers
+ * which sequences the statement used, so their positions commit with its rows. One statement, its
+ * session's thread.
  */
 final class ColumnFill {
     private final TableDef table;
     private final Sequences sequences;
     private final int[] expressionColumns;
-    private final Object[] expressionValues;
+    /** Runs the DEFAULT expressions' query for each row; null when one run serves the statement. */
+    private final Supplier<Object[]> perRow;
+    /** The DEFAULT expressions' values for the current row (all rows when {@link #perRow} is null). */
+    private Object[] expressionValues;
+
     private final List<DataType> expressionTypes;
     /** Visible columns the statement does not name and that have a default or identity. */
     private final int[] omitted;
@@ -30,13 +38,17 @@ final class ColumnFill {
     /** Per column, the last value its sequence gave this statement (where {@link #sequenceUsed}). */
     private final long[] lastTaken;
 
-    /** @param expressionValues the row of the plan's DEFAULT expressions, or null without them */
-    ColumnFill(StatementPlan.Insert plan, Object[] expressionValues, Sequences sequences) {
+    /**
+     * @param evaluate the plan's DEFAULT expressions' values (unused without them): called once, or
+     *     once per row when {@link StatementPlan.Insert#defaultsPerRow}
+     */
+    ColumnFill(StatementPlan.Insert plan, Supplier<Object[]> evaluate, Sequences sequences) {
         this(
                 plan.table(),
                 plan.targetColumns(),
                 plan.defaultColumns(),
-                expressionValues,
+                plan.defaults() == null ? null : plan.defaultsPerRow() ? null : evaluate.get(),
+                plan.defaults() != null && plan.defaultsPerRow() ? evaluate : null,
                 plan.defaults() == null
                         ? List.of()
                         : plan.defaults().columns().stream().map(c -> c.type()).toList(),
@@ -49,7 +61,7 @@ final class ColumnFill {
      * @throws TributaryException 0A000 when it leaves out a column with a DEFAULT expression
      */
     static ColumnFill forCopy(TableDef table, int[] targets, Sequences sequences) {
-        ColumnFill fill = new ColumnFill(table, targets, new int[0], null, List.of(), sequences);
+        ColumnFill fill = new ColumnFill(table, targets, new int[0], null, null, List.of(), sequences);
         for (int c : fill.omitted) {
             if (table.columns().get(c).defaultExpr() != null) {
                 throw TributaryException.notSupported("COPY leaving out column \""
@@ -64,12 +76,14 @@ final class ColumnFill {
             int[] targets,
             int[] expressionColumns,
             Object[] expressionValues,
+            Supplier<Object[]> perRow,
             List<DataType> expressionTypes,
             Sequences sequences) {
         this.table = table;
         this.sequences = sequences;
         this.expressionColumns = expressionColumns;
         this.expressionValues = expressionValues;
+        this.perRow = perRow;
         this.expressionTypes = expressionTypes;
         List<ColumnDef> columns = table.columns();
         boolean[] named = new boolean[columns.size()];
@@ -82,6 +96,13 @@ final class ColumnFill {
                 .toArray();
         this.sequenceUsed = new boolean[columns.size()];
         this.lastTaken = new long[columns.size()];
+    }
+
+    /** Starts a row: runs the DEFAULT expressions again when their values differ from row to row. */
+    void nextRow() {
+        if (perRow != null) {
+            expressionValues = perRow.get();
+        }
     }
 
     /** Fills the columns the statement leaves out, in a full-width row. */

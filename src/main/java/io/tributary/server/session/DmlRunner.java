@@ -19,7 +19,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 /**
@@ -74,19 +74,22 @@ final class DmlRunner {
     /**
      * @param paramTypes the types the bound {@code params} are canonical values of (declared by
      *     the client, else inferred)
-     * @param open opens a query of the statement over its snapshot (the source, the defaults)
+     * @param open opens a query of the statement over its snapshot (the source, the defaults) with parameters
      */
     Outcome insert(
             StatementPlan.Insert plan,
             List<Object> params,
             List<DataType> paramTypes,
-            Function<PreparedQuery, QueryCursor> open) {
+            BiFunction<PreparedQuery, List<Object>, QueryCursor> open) {
         TableDef table = plan.table();
         int[] targets = plan.targetColumns();
-        ColumnFill fill = new ColumnFill(
-                plan, plan.defaults() == null ? null : oneRow(open.apply(plan.defaults())), db.sequences());
         List<Object[]> rows = plan.returning() != null && plan.conflict() == null ? new ArrayList<>() : null;
-        try (TableWriter writer = db.newTableWriter(table)) {
+        try (TableWriter writer = db.newTableWriter(table);
+                DefaultRows defaultRows = new DefaultRows(n -> open.apply(plan.defaults(), List.of(n)))) {
+            ColumnFill fill = new ColumnFill(
+                    plan,
+                    plan.defaultsPerRow() ? defaultRows::next : () -> oneRow(open.apply(plan.defaults(), List.of())),
+                    db.sequences());
             if (plan.conflict() != null) {
                 StatementPlan.Conflict conflict = plan.conflict();
                 writer.onConflict(
@@ -99,6 +102,7 @@ final class DmlRunner {
             if (plan.literalRows() != null) {
                 for (Object[] literal : plan.literalRows()) {
                     Object[] row = new Object[table.columns().size()];
+                    fill.nextRow();
                     for (int i = 0; i < targets.length; i++) {
                         DataType target = table.columns().get(targets[i]).type();
                         row[targets[i]] = literal[i] == StatementPlan.DEFAULT
@@ -119,13 +123,14 @@ final class DmlRunner {
                 }
             } else {
                 List<ResultColumn> columns = plan.source().columns();
-                try (QueryCursor cursor = open.apply(plan.source())) {
+                try (QueryCursor cursor = open.apply(plan.source(), params)) {
                     Object[] in;
                     while ((in = cursor.next()) != null) {
                         if ((writer.count() & 1023) == 0) {
                             cancelCheck.run();
                         }
                         Object[] row = new Object[table.columns().size()];
+                        fill.nextRow();
                         for (int i = 0; i < targets.length; i++) {
                             row[targets[i]] = Values.assign(
                                     in[i],

@@ -205,9 +205,7 @@ public final class EngineSession implements Session {
         if (plan instanceof StatementPlan.Insert ins) {
             SourceManager.checkWritable(ins.table());
             return finishDml(
-                    "INSERT 0 ",
-                    dml.insert(ins, params, prepared.paramTypes(), q -> snapshots.openQuery(q, params)),
-                    prepared);
+                    "INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(), snapshots::openQuery), prepared);
         }
         if (plan instanceof StatementPlan.Update upd) {
             SourceManager.checkWritable(upd.table());
@@ -242,9 +240,7 @@ public final class EngineSession implements Session {
         SourceManager.checkWritable(ins.table());
         try {
             return finishDml(
-                    "INSERT 0 ",
-                    dml.insert(ins, params, prepared.paramTypes(), q -> snapshots.openQuery(q, params)),
-                    prepared);
+                    "INSERT 0 ", dml.insert(ins, params, prepared.paramTypes(), snapshots::openQuery), prepared);
         } finally {
             own.close();
         }

@@ -22,6 +22,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlDialect;
@@ -491,11 +492,14 @@ public final class CalciteFrontend implements AutoCloseable {
                 AtTimeZoneCalls.rewrite(text, connection), () -> DateIntervalSums.validator(connection));
         for (int rewrites = 0; ; rewrites++) {
             java.sql.PreparedStatement statement = null;
-            // the hook is this thread's only: other sessions plan with their own program
-            try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
+            boolean[] variesPerRow = new boolean[1];
+            // the hooks are this thread's only: other sessions plan with their own program
+            try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program));
+                    Hook.Closeable planned = Hook.PLAN_BEFORE_IMPLEMENTATION.addThread(
+                            (RelRoot root) -> variesPerRow[0] = PerRowCalls.in(root.rel))) {
                 statement = connection.prepareStatement(attempt);
                 return new CalcitePreparedQuery(
-                        statement, original, order, parameterCount, labels, typeOids, catalogTypes);
+                        statement, original, order, parameterCount, labels, typeOids, catalogTypes, variesPerRow[0]);
             } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
                 closeQuietly(statement);
                 String again;

@@ -32,11 +32,14 @@ final class CalcitePreparedQuery implements PreparedQuery {
     private final String[] arrays;
     /** Per result column: whether it is a row value, sent as its record text ({@link PgRecordText}). */
     private final boolean[] records;
+    /** Whether the plan calls a function whose value may differ from row to row ({@link PerRowCalls}). */
+    private final boolean variesPerRow;
 
     /**
      * @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's
      * @param typeOids {@link ResultTypeOids#of} of the statement's select items, or null
      * @param catalogTypes the OIDs of catalog columns read as they are
+     * @param variesPerRow whether the plan calls a function whose value may differ from row to row
      */
     CalcitePreparedQuery(
             PreparedStatement statement,
@@ -45,9 +48,11 @@ final class CalcitePreparedQuery implements PreparedQuery {
             int parameterCount,
             List<String> labels,
             List<Integer> typeOids,
-            CatalogResultTypes catalogTypes)
+            CatalogResultTypes catalogTypes,
+            boolean variesPerRow)
             throws SQLException {
         this.statement = statement;
+        this.variesPerRow = variesPerRow;
         this.sql = sql;
         this.order = order;
         ResultSetMetaData md = statement.getMetaData();
@@ -85,11 +90,14 @@ final class CalcitePreparedQuery implements PreparedQuery {
                 type = DataType.bpchar(md.getPrecision(i));
             }
             records[i - 1] = md.getColumnType(i) == java.sql.Types.STRUCT;
-            int describedOid = type.kind() != TypeKind.TEXT
+            // an oid column of pg_catalog is held as bigint, and described as oid when read as it is
+            int describedOid = type.kind() != TypeKind.TEXT && type.kind() != TypeKind.BIGINT
                     ? 0
                     : isTableColumn(md, i)
                             ? catalogTypes.oid(md.getSchemaName(i), md.getTableName(i), md.getColumnName(i))
-                            : ResultTypeOids.of(typeOids, labels, i - 1, md.getColumnCount());
+                            : type.kind() == TypeKind.TEXT
+                                    ? ResultTypeOids.of(typeOids, labels, i - 1, md.getColumnCount())
+                                    : 0;
             cols.add(
                     records[i - 1]
                             ? new ResultColumn(label, DataType.TEXT, ResultColumn.RECORD_OID)
@@ -120,6 +128,15 @@ final class CalcitePreparedQuery implements PreparedQuery {
         String table = md.getTableName(i);
         String column = md.getColumnName(i);
         return table != null && !table.isEmpty() && column != null && !column.isEmpty();
+    }
+
+    /**
+     * Whether the plan calls a function whose value may differ from row to row of a statement
+     * ({@code random()}, not {@code now()}): its one row of DEFAULT expressions is then evaluated
+     * per inserted row.
+     */
+    boolean variesPerRow() {
+        return variesPerRow;
     }
 
     @Override

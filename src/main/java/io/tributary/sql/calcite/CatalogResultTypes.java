@@ -7,14 +7,17 @@ import java.util.function.Supplier;
 
 /**
  * The type OID a result column read straight from a {@code pg_catalog} relation's column is
- * described with, when PostgreSQL's type of that column is one Tributary holds as text with the
- * same text and binary forms: {@code "char"} (18; {@code pg_class.relkind}, which clients then see
- * as {@code "char"}, not text) and {@code name} (19). One per session's frontend; reads the
- * relations' definitions when a statement is prepared.
+ * described with, when PostgreSQL's type of that column is one Tributary holds as another with the
+ * same text form: {@code "char"} (18; {@code pg_class.relkind}, which clients then see as {@code
+ * "char"}, not text) and {@code name} (19), held as text with the same binary form too, and {@code
+ * oid} (26), held as bigint (an oid is unsigned 32-bit), whose binary form is four bytes (so in
+ * binary it is described as the bigint it sends, {@code ColumnDesc.describedOid}). One per session's
+ * frontend; reads the relations' definitions when a statement is prepared.
  */
 final class CatalogResultTypes {
     private static final int CHAR_OID = 18;
     private static final int NAME_OID = 19;
+    private static final int OID_OID = 26;
 
     private final Supplier<List<PgTable>> relations;
 
@@ -42,6 +45,7 @@ final class CatalogResultTypes {
                         return switch (c.pgType()) {
                             case "char" -> CHAR_OID;
                             case "name" -> NAME_OID;
+                            case "oid" -> OID_OID;
                             default -> 0;
                         };
                     }

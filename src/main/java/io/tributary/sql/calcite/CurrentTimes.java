@@ -54,6 +54,11 @@ public final class CurrentTimes implements ScalarFunction, ImplementableFunction
         root.add(SCHEMA, new Clock(session));
     }
 
+    /** Whether each call reads the clock anew ({@code clock_timestamp}), not a start time of the statement or transaction. */
+    boolean readsClock() {
+        return method.equals("clock");
+    }
+
     @Override
     public List<FunctionParameter> getParameters() {
         return List.of();

@@ -61,13 +61,15 @@ final class InsertPlanner {
         InsertSources.checkArity(query.columns().size(), targets.length);
         InsertDefaults.checkGeneratedAlways(table, targets, null);
         int[] defaultColumns = InsertDefaults.expressionColumns(table, targets, null);
+        PreparedQuery defaults = defaultsQuery(table, defaultColumns);
         return new StatementPlan.Insert(
                 table,
                 targets,
                 null,
                 query,
                 query.paramTypes(),
-                defaultsQuery(table, defaultColumns),
+                defaults,
+                defaults instanceof CalcitePreparedQuery planned && planned.variesPerRow(),
                 defaultColumns,
                 conflict,
                 returning);
@@ -109,19 +111,26 @@ final class InsertPlanner {
             }
         }
         int[] defaultColumns = InsertDefaults.expressionColumns(table, targets, literalRows);
+        PreparedQuery defaults = defaultsQuery(table, defaultColumns);
         return new StatementPlan.Insert(
                 table,
                 targets,
                 literalRows,
                 null,
                 List.copyOf(Arrays.asList(types)),
-                defaultsQuery(table, defaultColumns),
+                defaults,
+                defaults instanceof CalcitePreparedQuery planned && planned.variesPerRow(),
                 defaultColumns,
                 conflict,
                 returning);
     }
 
-    /** One row of the DEFAULT expressions of {@code columns}; null when there are none. */
+    /**
+     * The DEFAULT expressions of {@code columns}: one row of them, or, when one calls a function
+     * whose value differs from row to row ({@code gen_random_uuid()}), a query of one parameter
+     * {@code n} returning {@code n} rows of them, so that a statement evaluates them per row
+     * without running a query per row; null when there are none.
+     */
     private PreparedQuery defaultsQuery(TableDef table, int[] columns) {
         if (columns.length == 0) {
             return null;
@@ -132,7 +141,13 @@ final class InsertPlanner {
                     .append(table.columns().get(columns[i]).defaultExpr())
                     .append(')');
         }
-        return queries.plan(q.toString());
+        PreparedQuery once = queries.plan(q.toString());
+        if (!(once instanceof CalcitePreparedQuery planned && planned.variesPerRow())) {
+            return once;
+        }
+        once.close();
+        return queries.plan(
+                q.append(" FROM generate_series(1, CAST($1 AS integer))").toString());
     }
 
     /**

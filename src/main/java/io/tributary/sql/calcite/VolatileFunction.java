@@ -48,6 +48,14 @@ final class VolatileFunction extends SqlUserDefinedFunction {
         return operator;
     }
 
+    /**
+     * Whether two rows of one statement may see different values, so an expression calling it is
+     * evaluated per row: all but the start times of the transaction and statement ({@code now()}).
+     */
+    boolean variesPerRow() {
+        return !(getFunction() instanceof CurrentTimes times) || times.readsClock();
+    }
+
     @Override
     public boolean isDeterministic() {
         return false;
