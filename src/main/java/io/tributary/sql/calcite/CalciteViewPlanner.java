@@ -92,7 +92,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
                         ? DateIntervalSums.rewrite(query, validated, converter.validator())
                         : null;
                 if (dated != null) {
-                    query = extractCalls(dated);
+                    // builds before session 40 kept the extract calls of a rewritten view query as Calcite's
+                    query = earlierExtracts ? dated : extractCalls(dated);
                     node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
                     continue;
                 }
@@ -113,7 +114,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
                     throw SqlErrors.translate(e, new StatementPositions(statementQuery, query, node, null));
                 }
                 // the extract calls the failed validation kept from being rewritten, as for queries
-                query = extractCalls(again);
+                // (not as an earlier build: those kept them as Calcite's)
+                query = earlierExtracts ? again : extractCalls(again);
                 node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
             }
         }
