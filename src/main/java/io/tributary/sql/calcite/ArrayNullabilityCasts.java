@@ -1,7 +1,5 @@
 package io.tributary.sql.calcite;
 
-import java.util.ArrayList;
-import java.util.List;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.type.RelDataType;
@@ -41,15 +39,7 @@ final class ArrayNullabilityCasts extends RexShuttle {
     }
 
     private static RelNode rewrite(RelNode rel) {
-        List<RelNode> inputs = rel.getInputs();
-        List<RelNode> rewritten = new ArrayList<>(inputs.size());
-        boolean changed = false;
-        for (RelNode input : inputs) {
-            RelNode next = rewrite(input);
-            changed |= next != input;
-            rewritten.add(next);
-        }
-        RelNode node = changed ? rel.copy(rel.getTraitSet(), rewritten) : rel;
+        RelNode node = PlanInputs.rewritten(rel, ArrayNullabilityCasts::rewrite);
         RexBuilder rexBuilder = node.getCluster().getRexBuilder();
         ArrayNullabilityCasts shuttle = new ArrayNullabilityCasts(rexBuilder);
         if (node instanceof EnumerableCalc calc) {

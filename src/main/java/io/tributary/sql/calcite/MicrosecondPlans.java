@@ -37,15 +37,7 @@ final class MicrosecondPlans {
     }
 
     private static RelNode rewrite(RelNode rel) {
-        List<RelNode> inputs = rel.getInputs();
-        List<RelNode> rewritten = new ArrayList<>(inputs.size());
-        boolean changed = false;
-        for (RelNode input : inputs) {
-            RelNode next = rewrite(input);
-            changed |= next != input;
-            rewritten.add(next);
-        }
-        RelNode node = changed ? rel.copy(rel.getTraitSet(), rewritten) : rel;
+        RelNode node = PlanInputs.rewritten(rel, MicrosecondPlans::rewrite);
         RexBuilder rexBuilder = node.getCluster().getRexBuilder();
         if (node instanceof EnumerableCalc calc) {
             return calc(calc, rexBuilder);
