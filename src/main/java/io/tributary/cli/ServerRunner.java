@@ -54,6 +54,8 @@ final class ServerRunner {
             System.err.println(e.getMessage());
             return 2;
         }
+        // compilations must not take the core from the writers (see BackgroundPriority.lowerJitCompilers)
+        io.tributary.common.BackgroundPriority.lowerJitCompilers();
         Cluster cluster;
         try {
             cluster = Cluster.open(

@@ -129,6 +129,51 @@ public final class BackgroundPriority {
     }
 
     /**
+     * Lowers the JVM's JIT compiler threads to nice {@value #NICE}, for the life of the process: the
+     * compiled code comes a little later, but a compilation no longer takes the core from a writer
+     * for its whole slice. Compilations are what a server under writers and a view build runs
+     * besides its own threads: in session 40's scheduler trace of {@code bench remote}, the C1/C2
+     * threads held the server's core for a quarter to a third of the time of every INSERT slower
+     * than 2.5 ms, in the idle phases as in the backfills. Nice, not {@code SCHED_IDLE}: a busy core
+     * would starve an idle-policy compiler for good and leave hot code interpreted. Compiler
+     * threads the JVM starts later (it adds them as the queue grows) are started by a compiler
+     * thread and inherit its nice value. The server's start calls this once; a worker does not, as
+     * it has no writers to make room for. Threads are found by the names HotSpot gives them ({@code
+     * C1 CompilerThre...}, {@code C2 CompilerThre...} in {@code /proc/self/task/<tid>/comm}).
+     *
+     * @return how many compiler threads were lowered (0 where this platform cannot, or another JVM's
+     *     names differ)
+     */
+    public static int lowerJitCompilers() {
+        if (!enabled()) {
+            return 0;
+        }
+        int lowered = 0;
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String name;
+                try {
+                    name = Files.readString(task.resolve("comm")).trim();
+                } catch (IOException e) {
+                    // the thread ended since the listing
+                    continue;
+                }
+                if ((name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre"))
+                        && LIBC.setpriority(
+                                        PRIO_PROCESS,
+                                        Integer.parseInt(task.getFileName().toString()),
+                                        NICE)
+                                == 0) {
+                    lowered++;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.info("the JIT compiler threads keep their priority: {}", e.toString());
+        }
+        return lowered;
+    }
+
+    /**
      * Lowers the calling thread's CPU priority to background for the rest of its life, unless another
      * thread raises it ({@link LoweredThread#raise}) before waiting for it. Any thread; safe to call
      * more than once.

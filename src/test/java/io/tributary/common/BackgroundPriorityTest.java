@@ -210,6 +210,28 @@ class BackgroundPriorityTest {
         assertEquals(0, s[4]);
     }
 
+    @Test
+    void theJitCompilerThreadsAreLoweredToNiceNineteen() throws Exception {
+        assumeTrue(BackgroundPriority.enabled(), "Linux with libc, background priority not turned off");
+        int lowered = BackgroundPriority.lowerJitCompilers();
+        int compilers = 0;
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String name = Files.readString(task.resolve("comm")).trim();
+                if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                    compilers++;
+                    int tid = Integer.parseInt(task.getFileName().toString());
+                    // the kernel's record, and the normal policy: nice only, never SCHED_IDLE
+                    assertEquals(BackgroundPriority.NICE, niceOf(tid), name);
+                    assertEquals(BackgroundPriority.SCHED_OTHER, policyOf(tid), name);
+                }
+            }
+        }
+        assertTrue(compilers > 0, "a HotSpot JVM with its JIT on has compiler threads");
+        assertTrue(lowered > 0);
+        assertTrue(niceOf(currentTid()) < BackgroundPriority.NICE, "other threads keep their priority");
+    }
+
     private static int currentTid() throws Exception {
         return Integer.parseInt(Files.readSymbolicLink(Path.of("/proc/thread-self"))
                 .getFileName()
