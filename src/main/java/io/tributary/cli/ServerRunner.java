@@ -1,6 +1,7 @@
 package io.tributary.cli;
 
 import io.tributary.catalog.Catalog;
+import io.tributary.common.BackgroundPriority;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.connector.BuiltinConnectors;
@@ -54,6 +55,10 @@ final class ServerRunner {
             System.err.println(e.getMessage());
             return 2;
         }
+        // compilations must not take the core from the writers (see BackgroundPriority.lowerJitCompilers),
+        // and every thread started from here on takes the core as soon as it wakes (shortenSlices)
+        BackgroundPriority.lowerJitCompilers();
+        BackgroundPriority.shortenSlices();
         Cluster cluster;
         try {
             cluster = Cluster.open(

@@ -4,6 +4,8 @@ import com.sun.jna.Library;
 import com.sun.jna.Native;
 import com.sun.jna.Platform;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.slf4j.Logger;
@@ -57,6 +59,22 @@ public final class BackgroundPriority {
     /** Each thread's own lowering, for {@link #ofCurrentThread}; {@link LoweredThread#NONE} when never lowered. */
     private static final ThreadLocal<LoweredThread> CURRENT = ThreadLocal.withInitial(() -> LoweredThread.NONE);
 
+    /**
+     * The time slice, in ns, of the threads that serve writers once {@link #shortenSlices} ran: the
+     * kernel's shortest ({@code sched_setattr(2)} takes 0.1 to 100 ms).
+     */
+    static final long SHORT_SLICE_NANOS = 100_000;
+
+    /** {@code sched_setattr} on x86-64 and on arm64; 0 elsewhere, where slices keep the kernel's default. */
+    private static final long SCHED_SETATTR =
+            Platform.is64Bit() ? (Platform.isIntel() ? 314 : Platform.isARM() ? 274 : 0) : 0;
+
+    /** The size of the kernel's {@code struct sched_attr} as of Linux 4.13 (utilization clamps included). */
+    private static final int SCHED_ATTR_SIZE = 56;
+
+    /** Set once {@link #shortenSlices} succeeded: a thread raised back to the normal policy gets the short slice again. */
+    private static volatile boolean shortSlices;
+
     private BackgroundPriority() {}
 
     /** The libc functions used; JNA binds them by name. */
@@ -69,6 +87,9 @@ public final class BackgroundPriority {
         int sched_setscheduler(int pid, int policy, int[] param);
 
         int sched_getscheduler(int pid);
+
+        /** The raw system call, for {@code sched_setattr(2)}, which older C libraries do not wrap. */
+        long syscall(long number, Object... args);
     }
 
     /** Whether a thread may take its priority back after lowering it; probed once, on first use. */
@@ -126,6 +147,86 @@ public final class BackgroundPriority {
      */
     public static void keepNormalPriority() {
         kept = true;
+    }
+
+    /**
+     * Lowers the JVM's JIT compiler threads to nice {@value #NICE}, for the life of the process: the
+     * compiled code comes a little later, but a compilation no longer takes the core from a writer
+     * for its whole slice. Compilations are what a server under writers and a view build runs
+     * besides its own threads: in session 40's scheduler trace of {@code bench remote}, the C1/C2
+     * threads held the server's core for a quarter to a third of the time of every INSERT slower
+     * than 2.5 ms, in the idle phases as in the backfills. Nice, not {@code SCHED_IDLE}: a busy core
+     * would starve an idle-policy compiler for good and leave hot code interpreted. Compiler
+     * threads the JVM starts later (it adds them as the queue grows) are started by a compiler
+     * thread and inherit its nice value. The server's start calls this once; a worker does not, as
+     * it has no writers to make room for. Threads are found by the names HotSpot gives them ({@code
+     * C1 CompilerThre...}, {@code C2 CompilerThre...} in {@code /proc/self/task/<tid>/comm}).
+     *
+     * @return how many compiler threads were lowered (0 where this platform cannot, or another JVM's
+     *     names differ)
+     */
+    public static int lowerJitCompilers() {
+        if (!enabled()) {
+            return 0;
+        }
+        int lowered = 0;
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String name;
+                try {
+                    name = Files.readString(task.resolve("comm")).trim();
+                } catch (IOException e) {
+                    // the thread ended since the listing
+                    continue;
+                }
+                if ((name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre"))
+                        && LIBC.setpriority(
+                                        PRIO_PROCESS,
+                                        Integer.parseInt(task.getFileName().toString()),
+                                        NICE)
+                                == 0) {
+                    lowered++;
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.info("the JIT compiler threads keep their priority: {}", e.toString());
+        }
+        return lowered;
+    }
+
+    /**
+     * Gives the calling thread, and every thread it or its descendants start from now on, the
+     * shortest time slice the kernel grants ({@value #SHORT_SLICE_NANOS} ns), so that such a thread
+     * takes the core as soon as it wakes. Linux's EEVDF scheduler otherwise lets the running thread
+     * finish its protected slice (1.4 ms on a 2-core machine) before a woken one of the normal
+     * policy runs, and a single-row INSERT wakes several threads in turn (the connection's event
+     * loop, the statement's thread, the epoch's commit, the views' actors), each of which could wait
+     * that long behind a JIT compilation or another process: in session 41's scheduler trace of
+     * {@code bench remote} the INSERT's thread spent 22-30% of its slow INSERTs' time woken and
+     * waiting for the core. A short slice lets a woken thread preempt a running thread with a
+     * longer one at once ({@code PREEMPT_SHORT}); a thread that runs long is still preempted only at
+     * the scheduler tick, so throughput work loses little. Threads started earlier (the JVM's own:
+     * JIT compilers, GC) keep the default slice; threads lowered to background ({@link
+     * #lowerCurrentThread}) drop the short slice with the normal policy and get it back when raised.
+     * The server's start calls this once, on its main thread, before it starts any other thread.
+     *
+     * @return whether the kernel took it (false on kernels before 6.12's custom slices, other
+     *     architectures, a policy other than the normal one, or with background priority off)
+     */
+    public static boolean shortenSlices() {
+        if (!enabled() || SCHED_SETATTR == 0) {
+            return false;
+        }
+        int tid = currentTid();
+        if (tid < 0 || LIBC.sched_getscheduler(tid) != SCHED_OTHER) {
+            return false;
+        }
+        if (!setNormalWithSlice(tid, LIBC.getpriority(PRIO_PROCESS, tid), SHORT_SLICE_NANOS)) {
+            LOG.info("threads keep the kernel's default time slice: sched_setattr refused");
+            return false;
+        }
+        shortSlices = true;
+        return true;
     }
 
     /**
@@ -277,6 +378,9 @@ public final class BackgroundPriority {
         }
 
         private boolean setNormal() {
+            if (shortSlices && setNormalWithSlice(tid, normal, SHORT_SLICE_NANOS)) {
+                return true;
+            }
             return setPolicy(tid, SCHED_OTHER) && LIBC.setpriority(PRIO_PROCESS, tid, normal) == 0;
         }
 
@@ -284,6 +388,23 @@ public final class BackgroundPriority {
         public synchronized void ended() {
             done = true;
         }
+    }
+
+    /**
+     * One {@code sched_setattr(2)} call: the normal policy, nice value {@code nice} and a time slice
+     * of {@code sliceNanos} for thread {@code tid}; whether the kernel took it.
+     */
+    private static boolean setNormalWithSlice(int tid, int nice, long sliceNanos) {
+        // struct sched_attr: u32 size, u32 policy, u64 flags, s32 nice, u32 priority, u64 runtime,
+        // u64 deadline, u64 period, u32 util_min, u32 util_max; the runtime is the slice for this policy
+        ByteBuffer attr = ByteBuffer.allocate(SCHED_ATTR_SIZE).order(ByteOrder.nativeOrder());
+        attr.putInt(SCHED_ATTR_SIZE)
+                .putInt(SCHED_OTHER)
+                .putLong(0)
+                .putInt(nice)
+                .putInt(0)
+                .putLong(sliceNanos);
+        return LIBC.syscall(SCHED_SETATTR, tid, attr.array(), 0) == 0;
     }
 
     private static boolean setPolicy(int tid, int policy) {

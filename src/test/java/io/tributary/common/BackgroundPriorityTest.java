@@ -210,10 +210,92 @@ class BackgroundPriorityTest {
         assertEquals(0, s[4]);
     }
 
+    @Test
+    void theJitCompilerThreadsAreLoweredToNiceNineteen() throws Exception {
+        assumeTrue(BackgroundPriority.enabled(), "Linux with libc, background priority not turned off");
+        int lowered = BackgroundPriority.lowerJitCompilers();
+        int compilers = 0;
+        try (java.util.stream.Stream<Path> tasks = Files.list(Path.of("/proc/self/task"))) {
+            for (Path task : (Iterable<Path>) tasks::iterator) {
+                String name = Files.readString(task.resolve("comm")).trim();
+                if (name.startsWith("C1 CompilerThre") || name.startsWith("C2 CompilerThre")) {
+                    compilers++;
+                    int tid = Integer.parseInt(task.getFileName().toString());
+                    // the kernel's record, and the normal policy: nice only, never SCHED_IDLE
+                    assertEquals(BackgroundPriority.NICE, niceOf(tid), name);
+                    assertEquals(BackgroundPriority.SCHED_OTHER, policyOf(tid), name);
+                }
+            }
+        }
+        assertTrue(compilers > 0, "a HotSpot JVM with its JIT on has compiler threads");
+        assertTrue(lowered > 0);
+        assertTrue(niceOf(currentTid()) < BackgroundPriority.NICE, "other threads keep their priority");
+    }
+
+    @Test
+    void aShortSliceReachesTheThreadsStartedAfterAndSurvivesARaise() throws Exception {
+        assumeTrue(BackgroundPriority.enabled(), "Linux with libc, background priority not turned off");
+        AtomicReference<long[]> seen = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                int tid = currentTid();
+                long before = sliceOf(tid);
+                boolean shortened = BackgroundPriority.shortenSlices();
+                long[] child = new long[4];
+                Thread c = new Thread(() -> {
+                    try {
+                        int ctid = currentTid();
+                        child[0] = sliceOf(ctid);
+                        BackgroundPriority.LoweredThread lowered = BackgroundPriority.lowerCurrentThreadRestorably();
+                        child[1] = lowered.isLowered() ? 1 : 0;
+                        child[2] = lowered.raise() ? 1 : 0;
+                        child[3] = sliceOf(ctid);
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+                c.start();
+                c.join();
+                seen.set(new long[] {
+                    shortened ? 1 : 0, before, sliceOf(tid), niceOf(tid), child[0], child[1], child[2], child[3]
+                });
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        int callerNice = niceOf(currentTid());
+        long callerSlice = sliceOf(currentTid());
+        t.start();
+        t.join();
+        long[] s = seen.get();
+        assumeTrue(s[0] == 1, "custom slices need Linux 6.12 or later");
+        assertTrue(s[1] > BackgroundPriority.SHORT_SLICE_NANOS, "the kernel's default slice is longer");
+        assertEquals(BackgroundPriority.SHORT_SLICE_NANOS, s[2], "the kernel's record of the caller's slice");
+        assertEquals(callerNice, s[3], "the nice value is kept");
+        assertEquals(BackgroundPriority.SHORT_SLICE_NANOS, s[4], "a thread started after inherits it");
+        if (s[5] == 1 && s[6] == 1) {
+            assertEquals(BackgroundPriority.SHORT_SLICE_NANOS, s[7], "raised back to normal: short again");
+        }
+        assertEquals(callerSlice, sliceOf(currentTid()), "threads started before keep theirs");
+    }
+
     private static int currentTid() throws Exception {
         return Integer.parseInt(Files.readSymbolicLink(Path.of("/proc/thread-self"))
                 .getFileName()
                 .toString());
+    }
+
+    /** The thread's time slice in ns, as the scheduler's debug file {@code /proc/self/task/TID/sched} shows it. */
+    private static long sliceOf(int tid) throws Exception {
+        Path sched = Path.of("/proc/self/task/" + tid + "/sched");
+        assumeTrue(Files.exists(sched), "a kernel built with the scheduler's debug files");
+        for (String line : Files.readAllLines(sched)) {
+            if (line.startsWith("se.slice")) {
+                return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+            }
+        }
+        assumeTrue(false, "a kernel that reports se.slice");
+        return 0;
     }
 
     /** Field 19 of /proc/self/task/TID/stat. */
