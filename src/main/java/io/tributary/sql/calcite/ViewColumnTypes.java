@@ -110,7 +110,8 @@ final class ViewColumnTypes {
         int position = -1;
         for (ColumnDef c : view.columns()) {
             if (c.name().equals(name)) {
-                position = visible;
+                // a hidden column (the row id) is made by no select item
+                position = c.hidden() ? -1 : visible;
                 break;
             }
             if (!c.hidden()) {
