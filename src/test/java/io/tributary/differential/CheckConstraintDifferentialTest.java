@@ -232,4 +232,65 @@ class CheckConstraintDifferentialTest {
         }
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
+
+    /**
+     * {@code extract} and {@code date_part} in CHECK conditions and DEFAULTs typed as in queries
+     * (numeric, double precision, with fractions): CHECKs comparing a fraction of a second, one dividing,
+     * one added by ALTER TABLE over the rows there, DEFAULTs into numeric, text and integer columns,
+     * the last set by ON DELETE SET DEFAULT (planned per row), and a materialized view over the table
+     * maintained as rows arrive (PostgreSQL's refreshed before it is read).
+     */
+    @Test
+    void extractInChecksAndDefaultsLikePostgres() throws Exception {
+        List<String> mismatches = new ArrayList<>();
+        compare(
+                List.of(
+                        "CREATE TABLE cx (id int PRIMARY KEY, d date, ts timestamp,"
+                                + " y numeric DEFAULT extract(year FROM now()),"
+                                + " w text DEFAULT extract(dow FROM DATE '2024-03-03')::text,"
+                                + " s text DEFAULT extract(second FROM TIMESTAMP '2024-01-01 00:00:01.5')::text,"
+                                + " q text DEFAULT (extract(dow FROM DATE '2024-03-05') / 4)::text,"
+                                + " p double precision DEFAULT date_part('dow', DATE '2024-03-05') / 4,"
+                                + " CHECK (extract(dow FROM d) > 2.5),"
+                                + " CONSTRAINT quarter CHECK (extract(dow FROM d) / 4 > 0.4),"
+                                + " CONSTRAINT frac CHECK (extract(second FROM ts) * 10 >= 25),"
+                                + " CONSTRAINT part CHECK (date_part('second', ts) < 2.9))",
+                        "CREATE MATERIALIZED VIEW cx_m AS SELECT id, extract(dow FROM d) / 4 AS q,"
+                                + " date_part('second', ts) AS s FROM cx WHERE extract(second FROM ts) * 10 >= 25",
+                        "INSERT INTO cx (id, d, ts) VALUES (1, '2024-03-06', '2024-01-01 00:00:02.7')",
+                        "INSERT INTO cx (id, d, ts) VALUES (2, '2024-03-05', '2024-01-01 00:00:02.7')",
+                        "INSERT INTO cx (id, d, ts) VALUES (3, '2024-03-08', '2024-01-01 00:00:02.4')",
+                        "INSERT INTO cx (id, d, ts) VALUES (4, '2024-03-08', '2024-01-01 00:00:02.6')",
+                        "INSERT INTO cx (id, d, ts) VALUES (5, '2024-03-08', '2024-01-01 00:00:02.95')",
+                        "SELECT id, d, ts, y = extract(year FROM now()) AS this_year, w, s, q, p FROM cx ORDER BY id",
+                        "ALTER TABLE cx ADD CONSTRAINT half CHECK (extract(dow FROM d) / 2 <> 1.5)",
+                        "ALTER TABLE cx ADD CONSTRAINT whole CHECK (date_part('dow', d) / 2 <> 1)",
+                        "UPDATE cx SET ts = '2024-01-01 00:00:02.55' WHERE id = 4",
+                        "UPDATE cx SET ts = '2024-01-01 00:00:02.45' WHERE id = 4"),
+                mismatches);
+        InProcessTributary.execScript(pg, "REFRESH MATERIALIZED VIEW cx_m");
+        compare(
+                List.of(
+                        "SELECT * FROM cx_m ORDER BY id",
+                        "CREATE TABLE cxp (k int PRIMARY KEY)",
+                        "INSERT INTO cxp VALUES (2), (7)",
+                        "CREATE TABLE cxc (id int PRIMARY KEY, p int"
+                                + " DEFAULT extract(dow FROM DATE '2024-03-05') / 4 * 4 REFERENCES cxp ON DELETE SET DEFAULT)",
+                        "INSERT INTO cxc VALUES (1, 7)",
+                        "DELETE FROM cxp WHERE k = 7",
+                        "SELECT * FROM cxc"),
+                mismatches);
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    /** Runs each of {@code statements} on both, adding to {@code mismatches} each whose outcomes differ. */
+    private static void compare(List<String> statements, List<String> mismatches) {
+        for (String sql : statements) {
+            String expected = StatementOutcome.withMessage(pg, sql);
+            String actual = StatementOutcome.withMessage(tributary.connection, sql);
+            if (!expected.equals(actual)) {
+                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+    }
 }

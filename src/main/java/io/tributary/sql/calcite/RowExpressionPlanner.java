@@ -69,6 +69,11 @@ final class RowExpressionPlanner {
      */
     Planned plan(SqlNode parsed, Function<RelNode, TributaryException> otherShape) {
         SqlNode node = parsed;
+        String extracted = extractCalls(text);
+        if (!extracted.equals(text)) {
+            text = extracted;
+            node = parse(text);
+        }
         ViewQueryConverter converter;
         RelNode rel;
         for (int rewrites = 0; ; rewrites++) {
@@ -100,7 +105,8 @@ final class RowExpressionPlanner {
                             : SqlErrors.translate(e, new StatementPositions(query, text, node, null));
                 }
             }
-            text = again;
+            // the extract calls the rewritten operators kept from being rewritten, as for views
+            text = extractCalls(again);
             node = parse(text);
         }
         if (!(rel instanceof Project project) || !(project.getInput() instanceof TableScan scan)) {
@@ -116,6 +122,21 @@ final class RowExpressionPlanner {
                 columns,
                 fields,
                 converter.cluster().getRexBuilder());
+    }
+
+    /**
+     * {@code sql} with its {@code extract} and {@code date_part} calls as PostgreSQL's ({@link
+     * ExtractCalls}: numeric and double precision, with fractions), as queries and views have them,
+     * so a CHECK or DEFAULT computes what the same expression in a query does.
+     */
+    private String extractCalls(String sql) {
+        return ExtractCalls.rewrite(
+                sql,
+                () -> new ViewQueryConverter(alone).validator(),
+                probe -> StatementRewrite.applyAll(probe, DatabaseQualifiedNames.forView(alone))
+                        .statement(),
+                false,
+                false);
     }
 
     /** The expression as planned, over the scan's fields. Immutable. */

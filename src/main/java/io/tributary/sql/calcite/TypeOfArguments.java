@@ -130,11 +130,12 @@ public final class TypeOfArguments {
 
     /**
      * During validation, before {@code call}'s type is derived: when {@code call} is {@code
-     * pg_typeof} of a column that is a table's {@code character(n)} column ({@link CharColumns})
-     * or a catalog relation's column of a type Tributary holds as another ({@code name}, {@code
-     * oid}, {@code "char"} ...), or of an expression {@link #ofExpression} names (in a view's
-     * query, which {@link PgCatalogCalls} does not rewrite), it becomes {@link #named} of that
-     * type's name, in place.
+     * pg_typeof} of a column that is a table's {@code character(n)} column ({@link CharColumns}),
+     * a catalog relation's column of a type Tributary holds as another ({@code name}, {@code
+     * oid}, {@code "char"} ...) or a view's or derived table's column of such a type ({@link
+     * ViewColumnTypes}: {@code regtype} of a {@code pg_typeof} item, {@code name} ...), or of a
+     * {@code pg_typeof} call or an expression {@link #ofExpression} names (in a view's query, which
+     * {@link PgCatalogCalls} does not rewrite), it becomes {@link #named} of that type's name, in place.
      */
     static void resolve(PgValidator validator, SqlValidatorScope scope, SqlBasicCall call) {
         if (!call.getOperator().getName().equalsIgnoreCase(PgTypeOf.NAME) || call.operandCount() != 1) {
@@ -146,9 +147,12 @@ public final class TypeOfArguments {
             if (type == null && CharColumns.isCharColumn(validator, scope, column)) {
                 type = "character";
             }
+            if (type == null) {
+                type = ViewColumnTypes.of(validator, scope, column);
+            }
         } else {
             // a view's query reaches validation without PgCatalogCalls' rewrites
-            type = ofExpression(call.operand(0));
+            type = ViewColumnTypes.ofItem(call.operand(0));
         }
         if (type != null) {
             SqlParserPos pos = call.getParserPosition();

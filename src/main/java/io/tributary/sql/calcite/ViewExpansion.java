@@ -166,7 +166,12 @@ public final class ViewExpansion extends StatementRewrite {
         return found.home() == catalog ? body : body.accept(new InDatabase(found.home()));
     }
 
-    private static SqlNode parse(String query) {
+    /**
+     * A view's stored query parsed as its expansion reads it (PostgreSQL's syntax and precedence).
+     *
+     * @throws TributaryException 42601 when it does not parse
+     */
+    static SqlNode parse(String query) {
         String text = PgSyntaxText.rewrite(query);
         try {
             SqlNode node = SqlParser.create(text, CalciteSettings.PARSER).parseQuery();
