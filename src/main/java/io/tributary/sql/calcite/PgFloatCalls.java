@@ -8,14 +8,18 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * The comparisons and casts of floats whose Java answer differs from PostgreSQL's, replaced by calls
  * of {@link PgFloatFunctions} of the same type: comparisons of two floats (NaN equals NaN and sorts
- * above Infinity), {@code float8::real} (22003 out of real's range) and a float cast to numeric (the
- * float's printed digits, not its binary expansion). {@code =} and {@code <>} of two columns stay
+ * above Infinity), also those a {@code SEARCH} ({@code IN}, {@code BETWEEN}) stands for,
+ * {@code float8::real} (22003 out of real's range) and a float cast to numeric (the float's printed
+ * digits, not its binary expansion). {@code =} and {@code <>} of two columns stay
  * Calcite's, so an equi-join on floats keeps its hash join (whose keys' {@code Double.equals}
  * already matches NaN with NaN). Called by {@link PgScalarCalls}, so queries and views answer alike.
  * Planning thread.
@@ -65,6 +69,28 @@ final class PgFloatCalls {
                         operands.stream().map(this::asDouble).toList());
     }
 
+    /**
+     * PostgreSQL's form of a {@code SEARCH} of a float ({@code IN} lists and {@code BETWEEN}, which
+     * Calcite's simplifier folds into ranges of Java's order, where NaN matches nothing): the
+     * comparisons it stands for, each in PostgreSQL's form; {@code null} for any other search.
+     */
+    RexNode search(RexCall search) {
+        if (!FLOATS.contains(search.getOperands().get(0).getType().getSqlTypeName())) {
+            return null;
+        }
+        return RexUtil.expandSearch(rexBuilder, null, search).accept(new RexShuttle() {
+            @Override
+            public RexNode visitCall(RexCall call) {
+                RexNode visited = super.visitCall(call);
+                if (visited instanceof RexCall c && c.getKind().belongsTo(SqlKind.COMPARISON)) {
+                    RexNode compared = comparison(c);
+                    return compared != null ? compared : c;
+                }
+                return visited;
+            }
+        });
+    }
+
     /** PostgreSQL's form of the cast {@code cast} of a float to real or numeric, or {@code null}. */
     RexNode cast(RexCall cast) {
         RexNode operand = cast.getOperands().get(0);
@@ -87,6 +113,17 @@ final class PgFloatCalls {
                 numeric, from == SqlTypeName.REAL ? FLOAT4_NUMERIC : FLOAT8_NUMERIC, List.of(operand));
         // a declared precision or scale rounds the printed digits, as numeric_in's typmod does
         return numeric.equals(cast.getType()) ? digits : rexBuilder.makeCast(cast.getType(), digits);
+    }
+
+    /**
+     * The float that {@code node} reads when it is this class's form of a float cast to numeric,
+     * else {@code node}: {@link PgArithmetic} names a float operand of {@code %} through the cast
+     * validation put on it (42883, as PostgreSQL has no float remainder).
+     */
+    static RexNode numericOperand(RexNode node) {
+        return node instanceof RexCall c && (c.getOperator() == FLOAT8_NUMERIC || c.getOperator() == FLOAT4_NUMERIC)
+                ? c.getOperands().get(0)
+                : node;
     }
 
     private RexNode asDouble(RexNode operand) {

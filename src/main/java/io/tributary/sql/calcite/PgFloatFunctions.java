@@ -53,6 +53,23 @@ public final class PgFloatFunctions {
     }
 
     /**
+     * A key whose signed order is PostgreSQL's order of floats ({@code float8_cmp_internal}): NaN
+     * above Infinity and equal to every NaN, -0 equal to 0. Sorts and {@code min}/{@code max} of
+     * floats go through it ({@link FloatOrderPlans}), as Calcite's comparators convert doubles to
+     * BigDecimal (which fails for NaN and infinities) and its {@code max} skips NaN.
+     */
+    public static long floatOrder(double d) {
+        long bits = Double.doubleToLongBits(d + 0.0d);
+        // negative doubles order backwards by their bits: flip all but the sign bit
+        return bits ^ ((bits >> 63) & Long.MAX_VALUE);
+    }
+
+    /** The float whose {@link #floatOrder} is {@code key}. */
+    public static double floatOfOrder(long key) {
+        return Double.longBitsToDouble(key ^ ((key >> 63) & Long.MAX_VALUE));
+    }
+
+    /**
      * {@code float8::real} ({@code float8_to_float4}).
      *
      * @throws TributaryException 22003 when a finite value becomes infinite or a non-zero one 0

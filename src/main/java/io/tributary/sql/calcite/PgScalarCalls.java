@@ -28,7 +28,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@code substring} of text (PostgreSQL's positions, 22011 for a negative length), {@code upper}
  * and {@code lower} in the C locale, {@code chr} (54000 for 0, a surrogate or past U+10FFFF), {@code FLOOR} of a timestamp
  * ({@code date_trunc}, {@link PgDateTrunc}), {@code lpad} and {@code rpad} with a fill (PostgreSQL pads nothing
- * with an empty one; Calcite refuses it), and through {@link PgFloatCalls} comparisons of floats and casts of floats to
+ * with an empty one; Calcite refuses it), and through {@link PgFloatCalls} comparisons (and searches) of floats and casts of floats to
  * real or numeric. Called by {@link PgArithmetic} for each call it visits, so
  * queries and views answer alike. Planning thread.
  */
@@ -130,6 +130,10 @@ final class PgScalarCalls {
         }
         if (call.getKind().belongsTo(SqlKind.COMPARISON)) {
             return floatCalls.comparison(call);
+        }
+        RexNode floatSearch = call.getKind() == SqlKind.SEARCH ? floatCalls.search(call) : null;
+        if (floatSearch != null) {
+            return floatSearch;
         }
         RexNode truncated = PgDateTrunc.replace(call, rexBuilder);
         if (truncated != null) {
