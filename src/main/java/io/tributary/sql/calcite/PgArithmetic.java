@@ -236,9 +236,10 @@ final class PgArithmetic extends RexShuttle {
         return FLOATS.contains(uncast(node).getType().getSqlTypeName()) ? uncast(node) : node;
     }
 
-    /** The operand of a cast, else {@code node}. */
+    /** The operand of a cast (the float of a float cast to numeric, {@link PgFloatCalls}), else {@code node}. */
     private static RexNode uncast(RexNode node) {
-        return node.getKind() == SqlKind.CAST ? ((RexCall) node).getOperands().get(0) : node;
+        return PgFloatCalls.numericOperand(
+                node.getKind() == SqlKind.CAST ? ((RexCall) node).getOperands().get(0) : node);
     }
 
     /** {@code call} as a call of {@code op} of the same type, each operand cast to {@code operandType}. */

@@ -81,8 +81,13 @@ public final class PgFunctions {
         return x == null ? null : BigDecimal.valueOf(x);
     }
 
-    public static BigDecimal pg_numeric(Float x) {
-        return x == null ? null : pg_numeric(Double.valueOf(Float.toString(x)));
+    /**
+     * {@code x::numeric} of a real: its 6 significant digits ({@link PgFloatFunctions#float4Numeric});
+     * its own name, as Calcite cannot rank a REAL among {@code pg_numeric}'s overloads ({@link
+     * RealNumericCasts}).
+     */
+    public static BigDecimal pg_numeric_real(Float x) {
+        return x == null ? null : PgFloatFunctions.float4Numeric(x);
     }
 
     /** {@code x::numeric} of a NUMERIC: unchanged, keeping its scale. */
@@ -90,13 +95,9 @@ public final class PgFunctions {
         return x;
     }
 
-    /** {@code x::numeric} of a float: its shortest decimal form, as PostgreSQL converts it. */
+    /** {@code x::numeric} of a float8: its 15 significant digits ({@link PgFloatFunctions#float8Numeric}). */
     public static BigDecimal pg_numeric(Double x) {
-        if (x == null) {
-            return null;
-        }
-        BigDecimal d = new BigDecimal(Double.toString(x)).stripTrailingZeros();
-        return d.scale() < 0 ? d.setScale(0) : d;
+        return x == null ? null : PgFloatFunctions.float8Numeric(x);
     }
 
     /** {@code 'text'::numeric}: the digits as written. */

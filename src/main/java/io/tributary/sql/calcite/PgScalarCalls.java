@@ -28,7 +28,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@code substring} of text (PostgreSQL's positions, 22011 for a negative length), {@code upper}
  * and {@code lower} in the C locale, {@code chr} (54000 for 0, a surrogate or past U+10FFFF), {@code FLOOR} of a timestamp
  * ({@code date_trunc}, {@link PgDateTrunc}), {@code lpad} and {@code rpad} with a fill (PostgreSQL pads nothing
- * with an empty one; Calcite refuses it). Called by {@link PgArithmetic} for each call it visits, so
+ * with an empty one; Calcite refuses it), and through {@link PgFloatCalls} comparisons (and searches) of floats and casts of floats to
+ * real or numeric. Called by {@link PgArithmetic} for each call it visits, so
  * queries and views answer alike. Planning thread.
  */
 final class PgScalarCalls {
@@ -92,9 +93,11 @@ final class PgScalarCalls {
             SqlTypeName.NULL);
 
     private final RexBuilder rexBuilder;
+    private final PgFloatCalls floatCalls;
 
     PgScalarCalls(RexBuilder rexBuilder) {
         this.rexBuilder = rexBuilder;
+        this.floatCalls = new PgFloatCalls(rexBuilder);
     }
 
     /**
@@ -122,7 +125,15 @@ final class PgScalarCalls {
      */
     RexNode replace(RexCall call) {
         if (call.getKind() == SqlKind.CAST) {
-            return cast(call);
+            RexNode floatCast = floatCalls.cast(call);
+            return floatCast != null ? floatCast : cast(call);
+        }
+        if (call.getKind().belongsTo(SqlKind.COMPARISON)) {
+            return floatCalls.comparison(call);
+        }
+        RexNode floatSearch = call.getKind() == SqlKind.SEARCH ? floatCalls.search(call) : null;
+        if (floatSearch != null) {
+            return floatSearch;
         }
         RexNode truncated = PgDateTrunc.replace(call, rexBuilder);
         if (truncated != null) {
