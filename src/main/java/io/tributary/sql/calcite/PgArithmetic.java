@@ -71,8 +71,17 @@ final class PgArithmetic extends RexShuttle {
     private final PgScalarCalls scalars;
 
     PgArithmetic(RexBuilder rexBuilder) {
+        this(rexBuilder, true);
+    }
+
+    /**
+     * @param pgFloats whether comparisons of floats and their casts to real or numeric get
+     *     PostgreSQL's answers ({@link PgFloatCalls}); false only to plan a view as a build before
+     *     session 41 did ({@link ViewPlanningBuild}), which left them Java's
+     */
+    PgArithmetic(RexBuilder rexBuilder, boolean pgFloats) {
         this.rexBuilder = rexBuilder;
-        this.scalars = new PgScalarCalls(rexBuilder);
+        this.scalars = new PgScalarCalls(rexBuilder, pgFloats);
     }
 
     @Override

@@ -19,13 +19,17 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * of {@link PgFloatFunctions} of the same type: comparisons of two floats (NaN equals NaN and sorts
  * above Infinity), also those a {@code SEARCH} ({@code IN}, {@code BETWEEN}) stands for,
  * {@code float8::real} (22003 out of real's range) and a float cast to numeric (the float's printed
- * digits, not its binary expansion). {@code =} and {@code <>} of two columns stay
+ * digits, not its binary expansion), also the {@code pg_numeric} call {@link NumericCast} writes
+ * for {@code float8::numeric}: {@link PgFunctions#pg_numeric(Double)} keeps the shortest decimal
+ * form that builds before session 41 computed, as views they created still call it by that name
+ * ({@link ViewPlanningBuild}). {@code =} and {@code <>} of two columns stay
  * Calcite's, so an equi-join on floats keeps its hash join (whose keys' {@code Double.equals}
  * already matches NaN with NaN). Called by {@link PgScalarCalls}, so queries and views answer alike.
  * Planning thread.
  */
 final class PgFloatCalls {
     private static final Set<SqlTypeName> FLOATS = Set.of(SqlTypeName.DOUBLE, SqlTypeName.FLOAT, SqlTypeName.REAL);
+    private static final Set<SqlTypeName> FLOAT8S = Set.of(SqlTypeName.DOUBLE, SqlTypeName.FLOAT);
 
     private static final SqlOperator EQ = function("floatEq");
     private static final SqlOperator NE = function("floatNe");
@@ -36,6 +40,12 @@ final class PgFloatCalls {
     private static final SqlOperator FLOAT8_FLOAT4 = function("float8Float4");
     private static final SqlOperator FLOAT8_NUMERIC = function("float8Numeric");
     private static final SqlOperator FLOAT4_NUMERIC = function("float4Numeric");
+    /**
+     * {@code float8::numeric} as written: the same function as {@link #FLOAT8_NUMERIC}, but not a
+     * cast validation added, so {@link #numericOperand} does not see through it ({@code
+     * d::numeric % 2} is numeric's remainder).
+     */
+    private static final SqlOperator WRITTEN_FLOAT8_NUMERIC = function("float8Numeric");
 
     private final RexBuilder rexBuilder;
 
@@ -43,8 +53,30 @@ final class PgFloatCalls {
         this.rexBuilder = rexBuilder;
     }
 
+    /**
+     * PostgreSQL's form of {@code call} (operands already visited) where it is a comparison, search
+     * or cast of floats this class replaces, or {@code pg_numeric} of a float8; else {@code null}.
+     */
+    RexNode replace(RexCall call) {
+        return switch (call.getKind()) {
+            case CAST -> cast(call);
+            case SEARCH -> search(call);
+            default -> call.getKind().belongsTo(SqlKind.COMPARISON) ? comparison(call) : writtenNumeric(call);
+        };
+    }
+
+    /** {@code pg_numeric(d)} of a float8 {@code d} ({@link NumericCast}) as a call of {@link #WRITTEN_FLOAT8_NUMERIC}, or {@code null}. */
+    private RexNode writtenNumeric(RexCall call) {
+        if (call.getOperands().size() != 1
+                || !call.getOperator().getName().equalsIgnoreCase("pg_numeric")
+                || !FLOAT8S.contains(call.getOperands().get(0).getType().getSqlTypeName())) {
+            return null;
+        }
+        return rexBuilder.makeCall(call.getType(), WRITTEN_FLOAT8_NUMERIC, call.getOperands());
+    }
+
     /** PostgreSQL's form of the comparison {@code call} of two floats, or {@code null}. */
-    RexNode comparison(RexCall call) {
+    private RexNode comparison(RexCall call) {
         List<RexNode> operands = call.getOperands();
         if (operands.size() != 2
                 || !FLOATS.contains(operands.get(0).getType().getSqlTypeName())
@@ -74,7 +106,7 @@ final class PgFloatCalls {
      * Calcite's simplifier folds into ranges of Java's order, where NaN matches nothing): the
      * comparisons it stands for, each in PostgreSQL's form; {@code null} for any other search.
      */
-    RexNode search(RexCall search) {
+    private RexNode search(RexCall search) {
         if (!FLOATS.contains(search.getOperands().get(0).getType().getSqlTypeName())) {
             return null;
         }
@@ -92,7 +124,7 @@ final class PgFloatCalls {
     }
 
     /** PostgreSQL's form of the cast {@code cast} of a float to real or numeric, or {@code null}. */
-    RexNode cast(RexCall cast) {
+    private RexNode cast(RexCall cast) {
         RexNode operand = cast.getOperands().get(0);
         SqlTypeName from = operand.getType().getSqlTypeName();
         SqlTypeName to = cast.getType().getSqlTypeName();

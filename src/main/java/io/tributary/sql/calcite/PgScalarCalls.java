@@ -93,11 +93,13 @@ final class PgScalarCalls {
             SqlTypeName.NULL);
 
     private final RexBuilder rexBuilder;
+    /** Null where floats keep Java's comparisons and casts (a view planned as an earlier build). */
     private final PgFloatCalls floatCalls;
 
-    PgScalarCalls(RexBuilder rexBuilder) {
+    /** @param pgFloats whether to give floats PostgreSQL's comparisons and casts ({@link PgFloatCalls}) */
+    PgScalarCalls(RexBuilder rexBuilder, boolean pgFloats) {
         this.rexBuilder = rexBuilder;
-        this.floatCalls = new PgFloatCalls(rexBuilder);
+        this.floatCalls = pgFloats ? new PgFloatCalls(rexBuilder) : null;
     }
 
     /**
@@ -124,16 +126,12 @@ final class PgScalarCalls {
      * @throws TributaryException 42846 for a cast of a float to boolean
      */
     RexNode replace(RexCall call) {
+        RexNode floats = floatCalls == null ? null : floatCalls.replace(call);
+        if (floats != null) {
+            return floats;
+        }
         if (call.getKind() == SqlKind.CAST) {
-            RexNode floatCast = floatCalls.cast(call);
-            return floatCast != null ? floatCast : cast(call);
-        }
-        if (call.getKind().belongsTo(SqlKind.COMPARISON)) {
-            return floatCalls.comparison(call);
-        }
-        RexNode floatSearch = call.getKind() == SqlKind.SEARCH ? floatCalls.search(call) : null;
-        if (floatSearch != null) {
-            return floatSearch;
+            return cast(call);
         }
         RexNode truncated = PgDateTrunc.replace(call, rexBuilder);
         if (truncated != null) {
