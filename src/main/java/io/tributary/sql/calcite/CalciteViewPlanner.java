@@ -33,31 +33,20 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
  */
 public final class CalciteViewPlanner implements ViewPlanner {
     private final Catalog catalog;
-    /** How this planner types: {@link TributaryTypeSystem#INSTANCE}, or an earlier build's typing. */
-    private final TributaryTypeSystem types;
-    /** Whether {@code extract}/{@code date_part} are rewritten only as builds before session 40 did (see {@link ExtractCalls}). */
-    private final boolean earlierExtracts;
-
-    /**
-     * The earlier builds' typings {@link #planAsEarlierBuild} plans with, newest first: sessions 37
-     * to 39 (Calcite's bigint {@code extract} of the integer fields), and before (also SUM of a
-     * BIGINT as BIGINT).
-     */
-    private static final List<TributaryTypeSystem> EARLIER_BUILD_SUMS =
-            List.of(TributaryTypeSystem.INSTANCE, TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT);
+    /** How this planner plans: {@link ViewPlanningBuild#CURRENT}, or as an earlier build did. */
+    private final ViewPlanningBuild build;
 
     /** A view query ending in EMIT ON WINDOW CLOSE (kept in the stored query, so a restart plans it alike). */
     private static final java.util.regex.Pattern EMIT_ON_WINDOW_CLOSE =
             java.util.regex.Pattern.compile("(?is)(.*?)\\s+emit\\s+on\\s+window\\s+close\\s*");
 
     public CalciteViewPlanner(Catalog catalog) {
-        this(catalog, TributaryTypeSystem.INSTANCE, false);
+        this(catalog, ViewPlanningBuild.CURRENT);
     }
 
-    private CalciteViewPlanner(Catalog catalog, TributaryTypeSystem types, boolean earlierExtracts) {
+    private CalciteViewPlanner(Catalog catalog, ViewPlanningBuild build) {
         this.catalog = catalog;
-        this.types = types;
-        this.earlierExtracts = earlierExtracts;
+        this.build = build;
     }
 
     private Converted convert(String statementQuery) {
@@ -84,7 +73,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
             } catch (PositionedError e) {
                 throw e.in(new StatementPositions(statementQuery, query, null, null));
             }
-            converter = new ViewQueryConverter(catalog, types);
+            converter = new ViewQueryConverter(catalog, build);
             try {
                 SqlNode validated = converter.validate(node);
                 // a date plus or minus an interval is a timestamp: cast the date and plan again
@@ -93,7 +82,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
                         : null;
                 if (dated != null) {
                     // builds before session 40 kept the extract calls of a rewritten view query as Calcite's
-                    query = earlierExtracts ? dated : extractCalls(dated);
+                    query = build.pgExtracts() ? extractCalls(dated) : dated;
                     node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
                     continue;
                 }
@@ -115,7 +104,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
                 }
                 // the extract calls the failed validation kept from being rewritten, as for queries
                 // (not as an earlier build: those kept them as Calcite's)
-                query = earlierExtracts ? again : extractCalls(again);
+                query = build.pgExtracts() ? extractCalls(again) : again;
                 node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
             }
         }
@@ -136,11 +125,11 @@ public final class CalciteViewPlanner implements ViewPlanner {
     private String extractCalls(String query) {
         return ExtractCalls.rewrite(
                 query,
-                () -> new ViewQueryConverter(catalog, types).validator(),
+                () -> new ViewQueryConverter(catalog, build).validator(),
                 probe -> StatementRewrite.applyAll(probe, DatabaseQualifiedNames.forView(catalog))
                         .statement(),
                 false,
-                earlierExtracts);
+                !build.pgExtracts());
     }
 
     /**
@@ -190,21 +179,23 @@ public final class CalciteViewPlanner implements ViewPlanner {
     }
 
     /**
-     * {@inheritDoc} Here: the typings that have changed under stored views: in session 40's build,
+     * {@inheritDoc} Here: as {@link ViewPlanningBuild#EARLIER}'s build {@code build} planned: in
+     * session 41's build, comparisons of floats and float casts to real and numeric became
+     * PostgreSQL's (build 0 plans Java's, and {@code pg_numeric} of a float8); in session 40's,
      * {@code extract}'s integer fields became numeric and {@code date_part}'s double precision
-     * (build 0 types them bigint); in session 37's, SUM of a BIGINT became NUMERIC (build 1 also
+     * (build 1 types them bigint); in session 37's, SUM of a BIGINT became NUMERIC (build 2 also
      * types it {@link TributaryTypeSystem#BIGINT_SUMS_AS_BIGINT}).
      */
     @Override
     public ViewPlan planAsEarlierBuild(String statementQuery, int viewId, String viewName, int build) {
-        return new CalciteViewPlanner(catalog, EARLIER_BUILD_SUMS.get(build), true)
+        return new CalciteViewPlanner(catalog, ViewPlanningBuild.EARLIER.get(build))
                 .plan(statementQuery, viewId, viewName)
                 .withEarlierBuildTyping();
     }
 
     @Override
     public int earlierBuilds() {
-        return EARLIER_BUILD_SUMS.size();
+        return ViewPlanningBuild.EARLIER.size();
     }
 
     private ViewPlan planQuery(String statementQuery, int viewId, String viewName) {
@@ -222,8 +213,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
                 labels);
         RelNode rel = root.project();
         boolean subqueries = ViewRewrites.hasSubQuery(rel);
-        StreamPlanBuilder builder =
-                new StreamPlanBuilder(converter.cluster().getRexBuilder(), firstScan(rel), emitOnWindowClose);
+        StreamPlanBuilder builder = new StreamPlanBuilder(
+                converter.cluster().getRexBuilder(), firstScan(rel), emitOnWindowClose, build.pgFloats());
         try {
             StreamPlanBuilder.Translated body = builder.translate(ViewRewrites.normalise(rel));
             return builder.materialize(body, names, viewId, viewName);

@@ -40,9 +40,18 @@ import org.apache.calcite.util.TimestampString;
  */
 final class ExpressionCompiler {
     private final RexBuilder rexBuilder;
+    /** Whether floats compare and cast as PostgreSQL's ({@link PgArithmetic#PgArithmetic(RexBuilder, boolean)}). */
+    private final boolean pgFloats;
 
+    /** A compiler with PostgreSQL's semantics throughout, as queries compute. */
     ExpressionCompiler(RexBuilder rexBuilder) {
+        this(rexBuilder, true);
+    }
+
+    /** A compiler with Java's float comparisons and casts unless {@code pgFloats}, as an earlier build's view. */
+    ExpressionCompiler(RexBuilder rexBuilder, boolean pgFloats) {
         this.rexBuilder = rexBuilder;
+        this.pgFloats = pgFloats;
     }
 
     /**
@@ -65,7 +74,8 @@ final class ExpressionCompiler {
             DataType type = TypeMapping.fromRelType(literal.getType());
             return new Literal(canonical(literal, type), type);
         }
-        RexNode checked = remapped.accept(new PgArithmetic(rexBuilder)).accept(new ViewTimestamptzCasts(rexBuilder));
+        RexNode checked =
+                remapped.accept(new PgArithmetic(rexBuilder, pgFloats)).accept(new ViewTimestamptzCasts(rexBuilder));
         List<DataType> columnTypes = fields.stream().map(Field::type).toList();
         return CompiledExpression.compile(rexBuilder, checked, rowType(fields, checked), columnTypes);
     }

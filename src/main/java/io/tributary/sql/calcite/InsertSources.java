@@ -63,11 +63,12 @@ final class InsertSources {
                                     "array text beside an array expression in one column of a multi-row"
                                             + " VALUES; cast it ('{a,b}'::text[]) or write ARRAY[...]");
                         }
+                        DataType type = table.columns().get(targets[i]).type();
                         row.setOperand(
                                 i,
-                                typedParameter(
-                                        row.operand(i),
-                                        table.columns().get(targets[i]).type()));
+                                severalRows && isFloat(type) && row.operand(i) instanceof SqlCharStringLiteral
+                                        ? floatText(row.operand(i), type)
+                                        : typedParameter(row.operand(i), type));
                     }
                 }
             }
@@ -140,12 +141,33 @@ final class InsertSources {
         return SqlStdOperatorTable.CAST.createCall(pos, node, new SqlDataTypeSpec(spec, pos));
     }
 
-    /** A number literal, possibly negated. */
+    /**
+     * A number literal, possibly negated, or {@link ExponentLiterals}' form of one with an exponent
+     * ({@code 1e300} is {@code CAST(1000...0 AS DECIMAL(301, 0))}).
+     */
     private static boolean isNumberConstant(SqlNode node) {
-        if (node instanceof SqlCall call && call.getKind() == SqlKind.MINUS_PREFIX) {
+        if (node instanceof SqlCall call
+                && (call.getKind() == SqlKind.MINUS_PREFIX || call.getKind() == SqlKind.CAST)) {
             return isNumberConstant(call.operand(0));
         }
         return node instanceof SqlNumericLiteral;
+    }
+
+    /**
+     * A string constant in a multi-row VALUES feeding a float column, read as that column's type:
+     * PostgreSQL assigns each row's {@code 'NaN'} or {@code 'Infinity'} to the column, while
+     * Calcite would type the VALUES column from its number constants first (numeric beside
+     * {@code 1e300}, which has no NaN, or an integer: 22P02).
+     */
+    private static SqlNode floatText(SqlNode text, DataType type) {
+        SqlParserPos pos = text.getParserPosition();
+        SqlTypeName name = type.kind() == TypeKind.REAL ? SqlTypeName.REAL : SqlTypeName.DOUBLE;
+        return SqlStdOperatorTable.CAST.createCall(
+                pos, text, new SqlDataTypeSpec(new SqlBasicTypeNameSpec(name, pos), pos));
+    }
+
+    private static boolean isFloat(DataType type) {
+        return type.kind() == TypeKind.REAL || type.kind() == TypeKind.DOUBLE;
     }
 
     private static boolean isFractional(DataType type) {

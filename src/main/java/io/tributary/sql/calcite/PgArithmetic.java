@@ -71,8 +71,17 @@ final class PgArithmetic extends RexShuttle {
     private final PgScalarCalls scalars;
 
     PgArithmetic(RexBuilder rexBuilder) {
+        this(rexBuilder, true);
+    }
+
+    /**
+     * @param pgFloats whether comparisons of floats and their casts to real or numeric get
+     *     PostgreSQL's answers ({@link PgFloatCalls}); false only to plan a view as a build before
+     *     session 41 did ({@link ViewPlanningBuild}), which left them Java's
+     */
+    PgArithmetic(RexBuilder rexBuilder, boolean pgFloats) {
         this.rexBuilder = rexBuilder;
-        this.scalars = new PgScalarCalls(rexBuilder);
+        this.scalars = new PgScalarCalls(rexBuilder, pgFloats);
     }
 
     @Override
@@ -236,9 +245,10 @@ final class PgArithmetic extends RexShuttle {
         return FLOATS.contains(uncast(node).getType().getSqlTypeName()) ? uncast(node) : node;
     }
 
-    /** The operand of a cast, else {@code node}. */
+    /** The operand of a cast (the float of a float cast to numeric, {@link PgFloatCalls}), else {@code node}. */
     private static RexNode uncast(RexNode node) {
-        return node.getKind() == SqlKind.CAST ? ((RexCall) node).getOperands().get(0) : node;
+        return PgFloatCalls.numericOperand(
+                node.getKind() == SqlKind.CAST ? ((RexCall) node).getOperands().get(0) : node);
     }
 
     /** {@code call} as a call of {@code op} of the same type, each operand cast to {@code operandType}. */

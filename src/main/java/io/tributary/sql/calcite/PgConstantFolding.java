@@ -21,10 +21,22 @@ import org.apache.calcite.rex.RexUtil;
  */
 final class PgConstantFolding implements RexExecutor {
     private final RexExecutor micros = new MicrosecondFolding(RexUtil.EXECUTOR);
+    /** Whether floats compare and cast as PostgreSQL's ({@link PgArithmetic#PgArithmetic(RexBuilder, boolean)}). */
+    private final boolean pgFloats;
+
+    /** Folding as queries compute. */
+    PgConstantFolding() {
+        this(true);
+    }
+
+    /** Folding with Java's float comparisons and casts unless {@code pgFloats}, as a view of an earlier build ({@link ViewPlanningBuild}). */
+    PgConstantFolding(boolean pgFloats) {
+        this.pgFloats = pgFloats;
+    }
 
     @Override
     public void reduce(RexBuilder rexBuilder, List<RexNode> constExps, List<RexNode> reducedValues) {
-        PgArithmetic postgres = new PgArithmetic(rexBuilder);
+        PgArithmetic postgres = new PgArithmetic(rexBuilder, pgFloats);
         List<RexNode> rewritten = new ArrayList<>(constExps.size());
         for (RexNode e : constExps) {
             rewritten.add(e.accept(postgres));

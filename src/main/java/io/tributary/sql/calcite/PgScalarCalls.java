@@ -28,7 +28,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@code substring} of text (PostgreSQL's positions, 22011 for a negative length), {@code upper}
  * and {@code lower} in the C locale, {@code chr} (54000 for 0, a surrogate or past U+10FFFF), {@code FLOOR} of a timestamp
  * ({@code date_trunc}, {@link PgDateTrunc}), {@code lpad} and {@code rpad} with a fill (PostgreSQL pads nothing
- * with an empty one; Calcite refuses it). Called by {@link PgArithmetic} for each call it visits, so
+ * with an empty one; Calcite refuses it), and through {@link PgFloatCalls} comparisons (and searches) of floats and casts of floats to
+ * real or numeric. Called by {@link PgArithmetic} for each call it visits, so
  * queries and views answer alike. Planning thread.
  */
 final class PgScalarCalls {
@@ -92,9 +93,13 @@ final class PgScalarCalls {
             SqlTypeName.NULL);
 
     private final RexBuilder rexBuilder;
+    /** Null where floats keep Java's comparisons and casts (a view planned as an earlier build). */
+    private final PgFloatCalls floatCalls;
 
-    PgScalarCalls(RexBuilder rexBuilder) {
+    /** @param pgFloats whether to give floats PostgreSQL's comparisons and casts ({@link PgFloatCalls}) */
+    PgScalarCalls(RexBuilder rexBuilder, boolean pgFloats) {
         this.rexBuilder = rexBuilder;
+        this.floatCalls = pgFloats ? new PgFloatCalls(rexBuilder) : null;
     }
 
     /**
@@ -121,6 +126,10 @@ final class PgScalarCalls {
      * @throws TributaryException 42846 for a cast of a float to boolean
      */
     RexNode replace(RexCall call) {
+        RexNode floats = floatCalls == null ? null : floatCalls.replace(call);
+        if (floats != null) {
+            return floats;
+        }
         if (call.getKind() == SqlKind.CAST) {
             return cast(call);
         }

@@ -471,7 +471,8 @@ final class PgValidator extends CalciteSqlValidator {
      * {@code exp}, {@code ln}, {@code log} and {@code log10} of numerics sent to {@link
      * PgNumericFunctions} ({@link NumericFunctionCalls}); {@code real} arithmetic beside an exact number made double
      * precision ({@link RealArithmetic}), as is a {@code real} cast to an integer type ({@link
-     * RealRounding}); {@code date_trunc} of a date made one of a timestamptz
+     * RealRounding}), as is the argument of {@code variance(DISTINCT r)} and its kin ({@link
+     * RealDistinctVariances}); {@code real::numeric} by its own function ({@link RealNumericCasts}); {@code date_trunc} of a date made one of a timestamptz
      * ({@link PgDateTrunc#truncateDateAsTimestamptz}); a {@code character(n)} argument of a text
      * function or {@code ||} without its trailing blanks ({@link BpcharText}); {@code ||} of two
      * arrays as {@code array_cat} ({@link ArrayFunctions#resolveConcatenation}); a {@code percentile_disc} or {@code mode} key of a type they lack refused; {@link VarianceCalls}' final function over an interval's sums
@@ -503,6 +504,8 @@ final class PgValidator extends CalciteSqlValidator {
             NumericFunctionCalls.resolve(this, scope, call);
             RealArithmetic.widen(this, scope, call);
             RealRounding.widen(this, scope, call);
+            RealDistinctVariances.widen(this, scope, call);
+            RealNumericCasts.resolve(this, scope, call);
             PgDateTrunc.truncateDateAsTimestamptz(this, scope, call);
             TypeOfArguments.resolve(this, scope, call);
             BpcharText.strip(call, operand -> CharColumns.isCharColumn(this, scope, operand));

@@ -94,11 +94,13 @@ final class StreamPlanBuilder {
      *     empty (a WHERE that is never true) becomes a filter that passes nothing over it, so the
      *     view still follows that table's epochs
      * @param emitOnWindowClose whether the view was declared EMIT ON WINDOW CLOSE
+     * @param pgFloats whether floats compare and cast as PostgreSQL's, else as a build before session
+     *     41 planned them ({@link ViewPlanningBuild#pgFloats})
      */
-    StreamPlanBuilder(RexBuilder rexBuilder, TableScan emptyStandIn, boolean emitOnWindowClose) {
+    StreamPlanBuilder(RexBuilder rexBuilder, TableScan emptyStandIn, boolean emitOnWindowClose, boolean pgFloats) {
         this.rexBuilder = rexBuilder;
         this.emitOnWindowClose = emitOnWindowClose;
-        this.expressions = new ExpressionCompiler(rexBuilder);
+        this.expressions = new ExpressionCompiler(rexBuilder, pgFloats);
         this.windows = new WindowPlans(rexBuilder, expressions);
         this.emptyStandIn = emptyStandIn;
     }

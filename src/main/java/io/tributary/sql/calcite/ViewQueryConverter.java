@@ -53,12 +53,15 @@ final class ViewQueryConverter {
     private final RelOptCluster cluster;
 
     ViewQueryConverter(Catalog catalog) {
-        this(catalog, TributaryTypeSystem.INSTANCE);
+        this(catalog, ViewPlanningBuild.CURRENT);
     }
 
-    /** A converter typing as {@code types} does (see {@link CalciteViewPlanner#planAsEarlierBuild}). */
-    ViewQueryConverter(Catalog catalog, TributaryTypeSystem types) {
-        this.typeFactory = new PgJavaTypeFactory(types);
+    /**
+     * A converter typing and folding constants as {@code build} did (see {@link
+     * CalciteViewPlanner#planAsEarlierBuild}).
+     */
+    ViewQueryConverter(Catalog catalog, ViewPlanningBuild build) {
+        this.typeFactory = new PgJavaTypeFactory(build.types());
         CalciteConnectionConfig config = new CalciteConnectionConfigImpl(CalciteSettings.connectionProperties());
         CalciteSchema root = CalciteSchema.createRootSchema(false, true);
         root.add(Catalog.SCHEMA, CatalogSchema.of(catalog, Catalog.SCHEMA, NO_READS, s -> List.of()));
@@ -90,7 +93,7 @@ final class ViewQueryConverter {
                         .withDefaultNullCollation(config.defaultNullCollation())
                         .withIdentifierExpansion(true)));
         HepPlanner planner = new HepPlanner(HepProgram.builder().build());
-        planner.setExecutor(new PgConstantFolding());
+        planner.setExecutor(new PgConstantFolding(build.pgFloats()));
         this.cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
     }
 

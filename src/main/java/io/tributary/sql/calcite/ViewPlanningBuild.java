@@ -1,0 +1,30 @@
+package io.tributary.sql.calcite;
+
+import java.util.List;
+
+/**
+ * How one build of the server planned materialized views, in the respects in which builds have
+ * differed. A view's state belongs to the operators of the plan it was created with, so a view an
+ * earlier build created is planned again as that build planned it ({@link
+ * CalciteViewPlanner#planAsEarlierBuild}); a change to how views plan adds one entry to {@link
+ * #EARLIER}. Immutable.
+ *
+ * @param name the builds it stands for, as the documentation names them
+ * @param types how it typed: SUM of a bigint numeric ({@link TributaryTypeSystem#INSTANCE}) or
+ *     bigint ({@link TributaryTypeSystem#BIGINT_SUMS_AS_BIGINT})
+ * @param pgExtracts whether {@code extract} and {@code date_part} were rewritten as PostgreSQL's
+ *     wherever queries rewrite them, or only as builds before session 40 did ({@link ExtractCalls})
+ * @param pgFloats whether comparisons of floats and casts of floats to real or numeric were
+ *     PostgreSQL's ({@link PgFloatCalls}), or Java's and {@link PgFunctions#pg_numeric(Double)}'s
+ */
+record ViewPlanningBuild(String name, TributaryTypeSystem types, boolean pgExtracts, boolean pgFloats) {
+    /** This build: how a view created now is planned, as queries are. */
+    static final ViewPlanningBuild CURRENT =
+            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true);
+
+    /** The earlier builds whose views may still be stored, newest first. */
+    static final List<ViewPlanningBuild> EARLIER = List.of(
+            new ViewPlanningBuild("session 40", TributaryTypeSystem.INSTANCE, true, false),
+            new ViewPlanningBuild("sessions 37 to 39", TributaryTypeSystem.INSTANCE, false, false),
+            new ViewPlanningBuild("before session 37", TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT, false, false));
+}
