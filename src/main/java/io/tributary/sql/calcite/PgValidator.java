@@ -530,6 +530,11 @@ final class PgValidator extends CalciteSqlValidator {
                 && getTypeCoercion() instanceof PgTypeCoercion pg) {
             pg.commonTypes().resolveResults((SqlCall) expr, scope);
         }
+        if (expr.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR
+                && getValidatedNodeTypeIfKnown(expr) == null
+                && getTypeCoercion() instanceof PgTypeCoercion pg) {
+            pg.commonTypes().resolveArrayElements((SqlCall) expr, scope);
+        }
         return super.deriveType(scope, expr);
     }
 
