@@ -12,8 +12,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code -0} and {@code 0} of float8 and real are one key, as in PostgreSQL: one group of a GROUP BY
  * or DISTINCT, one value of {@code count(DISTINCT x)}, equal join keys, a duplicate primary key
  * (23505), in queries and in materialized views kept through inserts, updates and deletes. A group
- * key is shown as {@code x + 0} ({@code 0} for either zero): PostgreSQL prints the first value of
- * the group it met, which depends on its plan, and a query here prints {@code 0} (README).
+ * key is shown as {@code abs(x)} ({@code 0} for either zero): PostgreSQL prints the first value of
+ * the group it met, which depends on its plan, and a query here prints {@code 0} (README). ({@code
+ * x + 0} would do in PostgreSQL, but Calcite simplifies it to {@code x}, which keeps {@code -0}.)
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class SignedZeroKeysDifferentialTest {
@@ -22,9 +23,9 @@ class SignedZeroKeysDifferentialTest {
             + " (4, 2, '-0', '-0'), (5, 1, NULL, NULL), (6, 2, 0, 0)";
 
     private static final List<String> QUERIES = List.of(
-            "SELECT x + 0 AS k, count(*) AS c, sum(id) AS s FROM z GROUP BY x ORDER BY 1",
-            "SELECT r + 0 AS k, count(*) AS c FROM z GROUP BY r ORDER BY 1",
-            "SELECT g, x + 0 AS k, count(*) AS c FROM z GROUP BY g, x ORDER BY 1, 2",
+            "SELECT abs(x) AS k, count(*) AS c, sum(id) AS s FROM z GROUP BY x ORDER BY 1",
+            "SELECT abs(r) AS k, count(*) AS c FROM z GROUP BY r ORDER BY 1",
+            "SELECT g, abs(x) AS k, count(*) AS c FROM z GROUP BY g, x ORDER BY 1, 2",
             "SELECT count(*) FROM (SELECT DISTINCT x FROM z) d",
             "SELECT count(*) FROM (SELECT DISTINCT r, g FROM z) d",
             "SELECT count(DISTINCT x) AS dx, count(DISTINCT r) AS dr, count(*) AS c FROM z",
@@ -32,12 +33,11 @@ class SignedZeroKeysDifferentialTest {
             "SELECT a.id, b.id FROM z a JOIN z b ON a.x = b.x ORDER BY 1, 2",
             "SELECT a.id, b.id FROM z a JOIN z b ON a.r = b.r AND a.g = b.g ORDER BY 1, 2",
             "SELECT a.id, b.id FROM z a LEFT JOIN z b ON a.x = b.x AND a.id < b.id ORDER BY 1, 2",
-            "SELECT id FROM z WHERE x IN (SELECT x FROM z WHERE id = 1) ORDER BY id",
             "SELECT -0.0::float8 = 0.0::float8 AS e, x FROM z WHERE x = -0.0::float8 ORDER BY id");
 
     private static final String[] VIEWS = {
-        "SELECT x + 0 AS k, count(*) AS c, sum(id) AS s FROM z GROUP BY x",
-        "SELECT g, r + 0 AS k, count(*) AS c FROM z GROUP BY g, r",
+        "SELECT abs(x) AS k, count(*) AS c, sum(id) AS s FROM z GROUP BY x",
+        "SELECT g, abs(r) AS k, count(*) AS c FROM z GROUP BY g, r",
         "SELECT g, count(DISTINCT x) AS dx FROM z GROUP BY g",
         "SELECT a.id AS a, b.id AS b FROM z a JOIN z b ON a.x = b.x",
     };
