@@ -634,10 +634,36 @@ final class ExpressionCorpus {
                 "ARRAY[1, 2] || 3",
                 "1 IN (1) = true",
                 "'abc' LIKE 'a%' = true",
-                "1 <> 2 <> true");
+                "1 <> 2 <> true",
+                // :: binds tighter than BETWEEN, LIKE and IS DISTINCT FROM (Babel cast the whole BETWEEN)
+                "5 BETWEEN 1 AND 10::int",
+                "5 BETWEEN 1 AND 3::int8",
+                "5 NOT BETWEEN 1 AND 3::int",
+                "5 BETWEEN SYMMETRIC 10 AND 1::int",
+                "5 NOT BETWEEN SYMMETRIC 10 AND 1::int",
+                "5 BETWEEN 1::int AND 10",
+                "5 BETWEEN 1 + 1::int AND 2 * 3::int",
+                "1.5 BETWEEN 1 AND 2::numeric",
+                "5 BETWEEN 1 AND 10::int AND true",
+                "5 BETWEEN 1 AND 2::int = false",
+                "(5 BETWEEN 1 AND 10)::int",
+                "3 BETWEEN (2 BETWEEN 1::int AND 3)::int AND 4",
+                "2 IN (1::int, 2)",
+                "'a' LIKE 'a'::text",
+                "'a_b' LIKE 'a#_b' ESCAPE '#'::text",
+                "'ab' NOT ILIKE 'A%'::text",
+                "1 IS DISTINCT FROM 2::int");
         for (String e : expressions) {
             out.add("SELECT " + e);
         }
+        out.add("SELECT id FROM ev WHERE i4 BETWEEN -20 AND 10::int8 ORDER BY id");
+        out.add("SELECT id, i2 NOT BETWEEN 0::int2 AND 5 AS b, tx LIKE 'a%'::text AS l FROM ev ORDER BY id");
+        // an ARRAY[...] of numbers of several scales is numeric[], each element keeping its own scale
+        out.add("SELECT ARRAY[1.5, 2.25] AS a, ARRAY[1, 2.5] AS b, ARRAY[1.0, 2] AS c, ARRAY[-1.5, 2, NULL] AS d");
+        out.add(
+                "SELECT ARRAY[1.5::numeric(5,2), 2.25] AS a, ARRAY[1.5, 2.25::float8] AS b, (ARRAY[1.5, 2.25])[1] AS c");
+        out.add("SELECT id, ARRAY[nu, 1.5, i4] AS a FROM ev ORDER BY id");
+        out.add("SELECT array_agg(x ORDER BY x) FROM (VALUES (1.5), (2.25), (3)) v(x)");
     }
 
     private static void aggregates(LinkedHashSet<String> out) {

@@ -134,6 +134,22 @@ final class CommonTypeResolution {
     }
 
     /**
+     * PostgreSQL's {@code ARRAY[...]} of exact numbers of different types or scales, one at least
+     * a NUMERIC ({@code ARRAY[1.5, 2.25]}, {@code ARRAY[1, 2.5]}): an unconstrained {@code
+     * numeric[]} whose elements keep their own scales, where Calcite casts all to the widest scale
+     * ({@code {1.50,2.25}}). Each element then goes through {@code pg_numeric}, which keeps its
+     * value's scale. Called by {@link PgValidator} before Calcite derives the constructor's type.
+     */
+    void resolveArrayElements(SqlCall constructor, SqlValidatorScope scope) {
+        if (!ownScales(scope, constructor.getOperandList())) {
+            return;
+        }
+        for (int i = 0; i < constructor.operandCount(); i++) {
+            constructor.setOperand(i, keepingScale(constructor.operand(i)));
+        }
+    }
+
+    /**
      * Whether PostgreSQL's result of {@code results} is a {@code numeric[]} whose elements keep
      * their own scales while Calcite would cast them to one ({@code CASE WHEN b THEN ARRAY[1.5]
      * ELSE numeric_array END} printed 16 decimals): all typed results are arrays of exact numbers,

@@ -11,6 +11,8 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlPrefixOperator;
+import org.apache.calcite.sql.fun.SqlBetweenOperator;
+import org.apache.calcite.sql.fun.SqlLikeOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.SqlParserUtil;
@@ -26,8 +28,11 @@ import org.apache.calcite.sql.type.ReturnTypes;
  * just below unary minus, above {@code *}; {@code ||} binds as tightly as {@code *} there, but
  * below {@code +} in PostgreSQL. Where an expression holds one of them, its operators and
  * operands are laid out in text order again, each cast applied to the operand just before it, and
- * the tree rebuilt by precedence. A parenthesized expression (its text starts with {@code (})
- * stays one operand, so {@code (a = b)::int} keeps its meaning. Runs before every other rewrite.
+ * the tree rebuilt by precedence. BETWEEN and LIKE (in all their forms) are laid out as the parser
+ * lays them out, so {@code x BETWEEN a AND b::int}, which Babel reads as {@code (x BETWEEN a AND
+ * b)::int}, casts {@code b}, and {@code x LIKE p ESCAPE e::text} casts {@code e}. A parenthesized
+ * expression (its text starts with {@code (}) stays one operand, so {@code (a = b)::int} keeps its
+ * meaning. Runs before every other rewrite.
  */
 final class PgOperatorPrecedence extends StatementRewrite {
     /**
@@ -106,14 +111,19 @@ final class PgOperatorPrecedence extends StatementRewrite {
                 && c.getOperator().getName().equals("^");
     }
 
-    /** A binary or prefix operator call, or an infix cast: the parts of one operator expression. */
+    /**
+     * A binary or prefix operator call, an infix cast, a BETWEEN (of any form) or a LIKE (ILIKE,
+     * SIMILAR TO, negated, with or without ESCAPE): the parts of one operator expression.
+     */
     private static boolean isOperatorCall(SqlNode node) {
         if (!(node instanceof SqlBasicCall c)) {
             return false;
         }
         return isInfixCast(c)
                 || (c.getOperator() instanceof SqlBinaryOperator && c.operandCount() == 2)
-                || (c.getOperator() instanceof SqlPrefixOperator && c.operandCount() == 1);
+                || (c.getOperator() instanceof SqlPrefixOperator && c.operandCount() == 1)
+                || (c.getOperator() instanceof SqlBetweenOperator && c.operandCount() == 3)
+                || (c.getOperator() instanceof SqlLikeOperator && (c.operandCount() == 2 || c.operandCount() == 3));
     }
 
     /**
@@ -167,6 +177,19 @@ final class PgOperatorPrecedence extends StatementRewrite {
         } else if (c.getOperator() instanceof SqlPrefixOperator) {
             items.add(new SqlParserUtil.ToTreeListItem(c.getOperator(), c.getParserPosition()));
             flatten(c.operand(0), items, c);
+        } else if (c.getOperator() instanceof SqlBetweenOperator || c.getOperator() instanceof SqlLikeOperator) {
+            // laid out as the parser lays them out: x BETWEEN a AND b, x LIKE p ESCAPE e; the
+            // operator's own reduction takes its operands back when the tree is rebuilt
+            flatten(c.operand(0), items, c);
+            items.add(new SqlParserUtil.ToTreeListItem(c.getOperator(), c.getParserPosition()));
+            flatten(c.operand(1), items, c);
+            if (c.operandCount() == 3) {
+                SqlOperator separator = c.getOperator() instanceof SqlBetweenOperator
+                        ? SqlStdOperatorTable.AND
+                        : SqlStdOperatorTable.ESCAPE;
+                items.add(new SqlParserUtil.ToTreeListItem(separator, c.getParserPosition()));
+                flatten(c.operand(2), items, c);
+            }
         } else {
             SqlOperator op = c.getOperator();
             if (isCaret(c)) {

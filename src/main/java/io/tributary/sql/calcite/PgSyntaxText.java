@@ -35,7 +35,8 @@ import java.util.regex.Pattern;
  * becomes a marker select item ({@link DistinctOnText}), an array slice {@code a[2:3]} a marked
  * subscript ({@link ArraySliceText}), a call in FROM {@code WITH ORDINALITY} and an {@code unnest}
  * of several arrays derived tables ({@link FromCallRowsText}), and a window function call followed by
- * {@code ::} is parenthesized ({@link WindowCastText}); those changes
+ * {@code ::} is parenthesized ({@link WindowCastText}), as is a BETWEEN's lower bound holding a
+ * {@code ::} ({@link BetweenBoundText}); those changes
  * alter the length. A cast of
  * anything but a constant to interval is 0A000. Stateless.
  */
@@ -160,9 +161,9 @@ final class PgSyntaxText {
         ComparisonChains.check(sql);
         EmptyArrayConstructors.check(sql);
         sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(PgOperatorText.rewrite(SimilarSubstringText.rewrite(
-                FromFunctionCallsText.rewrite(
-                        FromCallRowsText.rewrite(ArraySliceText.rewrite(AggregateOrderText.rewrite(
-                                DistinctOnText.rewrite(WindowCastText.rewrite(DateTruncZoneText.rewrite(sql)))))))))));
+                FromFunctionCallsText.rewrite(FromCallRowsText.rewrite(
+                        ArraySliceText.rewrite(AggregateOrderText.rewrite(DistinctOnText.rewrite(WindowCastText.rewrite(
+                                BetweenBoundText.rewrite(DateTruncZoneText.rewrite(sql))))))))))));
         StringBuilder out = new StringBuilder(sql.length());
         int i = 0;
         int n = sql.length();
