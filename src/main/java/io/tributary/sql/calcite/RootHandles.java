@@ -7,8 +7,8 @@ import org.apache.calcite.schema.Schema;
 /**
  * Finds, for generated code, the handle schema a session keeps in its Calcite root ({@link
  * SessionRandom}'s generator, {@link CurrentTimes}' session) once per execution and thread rather
- * than once per call: a call on a row looked it up by name in the root's sub-schemas, two schema
- * wrappers and a sorted-map search per row. The code generator gives a function's call no place
+ * than once per call: a call on a row looked it up by name among the root's sub-schemas, making
+ * two schema wrappers per row. The code generator gives a function's call no place
  * to hold a value for the whole execution (its implementor writes the expression of one row), so
  * the thread remembers the last execution's {@link DataContext} and handle and compares by
  * identity. Both are held weakly: a finished session's objects are not kept alive by a thread
