@@ -17,25 +17,15 @@ class BackgroundPriorityTest {
         assumeTrue(Files.exists(Path.of("/proc/thread-self")), "Linux only");
         int before = niceOf(currentTid());
         int policyBefore = policyOf(currentTid());
-        AtomicReference<int[]> seen = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                int tid = currentTid();
-                boolean lowered = BackgroundPriority.lowerCurrentThread().isLowered();
-                // the kernel's own record of the thread, not our bookkeeping
-                seen.set(new int[] {lowered ? 1 : 0, niceOf(tid), policyOf(tid)});
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
+        int[] seen = onNewThread(tid -> {
+            boolean lowered = BackgroundPriority.lowerCurrentThread().isLowered();
+            // the kernel's own record of the thread, not our bookkeeping
+            return new int[] {lowered ? 1 : 0, niceOf(tid), policyOf(tid)};
         });
-        t.start();
-        t.join();
-        assertEquals(1, seen.get()[0], "lowering one's own thread needs no privilege");
-        assertEquals(BackgroundPriority.NICE, seen.get()[1]);
+        assertEquals(1, seen[0], "lowering one's own thread needs no privilege");
+        assertEquals(BackgroundPriority.NICE, seen[1]);
         assertEquals(
-                BackgroundPriority.SCHED_IDLE,
-                seen.get()[2],
-                "a waking writer must preempt it at once, not after its slice");
+                BackgroundPriority.SCHED_IDLE, seen[2], "a waking writer must preempt it at once, not after its slice");
         assertEquals(before, niceOf(currentTid()), "the caller's other threads keep their priority");
         assertEquals(policyBefore, policyOf(currentTid()));
         assertTrue(before < BackgroundPriority.NICE);
@@ -44,34 +34,18 @@ class BackgroundPriorityTest {
     @Test
     void aRestorableLoweringIsTakenBackOrNotDoneAtAll() throws Exception {
         assumeTrue(Files.exists(Path.of("/proc/thread-self")), "Linux only");
-        AtomicReference<int[]> seen = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                int tid = currentTid();
-                int normal = niceOf(tid);
-                int policy = policyOf(tid);
-                BackgroundPriority.LoweredThread lowered = BackgroundPriority.lowerCurrentThreadRestorably();
-                int during = niceOf(tid);
-                int policyDuring = policyOf(tid);
-                boolean wasLowered = lowered.isLowered();
-                boolean restored = lowered.raise();
-                seen.set(new int[] {
-                    normal,
-                    wasLowered ? 1 : 0,
-                    during,
-                    restored ? 1 : 0,
-                    niceOf(tid),
-                    policyDuring,
-                    policyOf(tid),
-                    policy
-                });
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
+        int[] s = onNewThread(tid -> {
+            int normal = niceOf(tid);
+            int policy = policyOf(tid);
+            BackgroundPriority.LoweredThread lowered = BackgroundPriority.lowerCurrentThreadRestorably();
+            int during = niceOf(tid);
+            int policyDuring = policyOf(tid);
+            boolean wasLowered = lowered.isLowered();
+            boolean restored = lowered.raise();
+            return new int[] {
+                normal, wasLowered ? 1 : 0, during, restored ? 1 : 0, niceOf(tid), policyDuring, policyOf(tid), policy
+            };
         });
-        t.start();
-        t.join();
-        int[] s = seen.get();
         if (s[1] == 0) {
             // no privilege to raise a priority back, or not in the normal policy: the thread is left as it was
             assertEquals(s[0], s[2]);
@@ -134,38 +108,30 @@ class BackgroundPriorityTest {
     @Test
     void aLoweredThreadRunsASectionInTheForegroundAndGoesBack() throws Exception {
         assumeTrue(Files.exists(Path.of("/proc/thread-self")), "Linux only");
-        AtomicReference<int[]> seen = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                int tid = currentTid();
-                int normal = niceOf(tid);
-                boolean unloweredAsks = BackgroundPriority.ofCurrentThread().foreground();
-                BackgroundPriority.LoweredThread lowered = BackgroundPriority.lowerCurrentThread();
-                boolean same = BackgroundPriority.ofCurrentThread() == lowered;
-                boolean raised = lowered.foreground();
-                boolean nested = lowered.foreground();
-                int[] during = {niceOf(tid), policyOf(tid)};
-                lowered.background();
-                seen.set(new int[] {
-                    normal,
-                    unloweredAsks ? 1 : 0,
-                    same ? 1 : 0,
-                    raised ? 1 : 0,
-                    nested ? 1 : 0,
-                    during[0],
-                    during[1],
-                    niceOf(tid),
-                    policyOf(tid),
-                    lowered.isLowered() ? 1 : 0
-                });
-                lowered.ended();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
+        int[] s = onNewThread(tid -> {
+            int normal = niceOf(tid);
+            boolean unloweredAsks = BackgroundPriority.ofCurrentThread().foreground();
+            BackgroundPriority.LoweredThread lowered = BackgroundPriority.lowerCurrentThread();
+            boolean same = BackgroundPriority.ofCurrentThread() == lowered;
+            boolean raised = lowered.foreground();
+            boolean nested = lowered.foreground();
+            int[] during = {niceOf(tid), policyOf(tid)};
+            lowered.background();
+            int[] after = {
+                normal,
+                unloweredAsks ? 1 : 0,
+                same ? 1 : 0,
+                raised ? 1 : 0,
+                nested ? 1 : 0,
+                during[0],
+                during[1],
+                niceOf(tid),
+                policyOf(tid),
+                lowered.isLowered() ? 1 : 0
+            };
+            lowered.ended();
+            return after;
         });
-        t.start();
-        t.join();
-        int[] s = seen.get();
         assertEquals(0, s[1], "a thread that was never lowered has nothing to raise");
         assertEquals(1, s[2], "the thread's own lowering is what it finds");
         assertEquals(0, s[4], "a thread in the foreground already is not raised twice");
@@ -185,25 +151,17 @@ class BackgroundPriorityTest {
     @Test
     void aThreadRaisedForGoodInItsForegroundSectionStaysRaised() throws Exception {
         assumeTrue(Files.exists(Path.of("/proc/thread-self")), "Linux only");
-        AtomicReference<int[]> seen = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                int tid = currentTid();
-                int normal = niceOf(tid);
-                BackgroundPriority.LoweredThread lowered = BackgroundPriority.lowerCurrentThread();
-                boolean raised = lowered.foreground();
-                // as Actor.stop does from another thread while this one holds the barrier lock
-                boolean forGood = lowered.raise();
-                lowered.background();
-                seen.set(new int[] {normal, raised ? 1 : 0, forGood ? 1 : 0, niceOf(tid), policyOf(tid)});
-                lowered.ended();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
+        int[] s = onNewThread(tid -> {
+            int normal = niceOf(tid);
+            BackgroundPriority.LoweredThread lowered = BackgroundPriority.lowerCurrentThread();
+            boolean raised = lowered.foreground();
+            // as Actor.stop does from another thread while this one holds the barrier lock
+            boolean forGood = lowered.raise();
+            lowered.background();
+            int[] after = {normal, raised ? 1 : 0, forGood ? 1 : 0, niceOf(tid), policyOf(tid)};
+            lowered.ended();
+            return after;
         });
-        t.start();
-        t.join();
-        int[] s = seen.get();
         assumeTrue(s[1] == 1, "raising needs CAP_SYS_NICE or RLIMIT_NICE");
         assertEquals(1, s[2]);
         assertEquals(s[0], s[3], "a raise for good is not undone by the end of the section");
@@ -235,39 +193,22 @@ class BackgroundPriorityTest {
     @Test
     void aShortSliceReachesTheThreadsStartedAfterAndSurvivesARaise() throws Exception {
         assumeTrue(BackgroundPriority.enabled(), "Linux with libc, background priority not turned off");
-        AtomicReference<long[]> seen = new AtomicReference<>();
-        Thread t = new Thread(() -> {
-            try {
-                int tid = currentTid();
-                long before = sliceOf(tid);
-                boolean shortened = BackgroundPriority.shortenSlices();
-                long[] child = new long[4];
-                Thread c = new Thread(() -> {
-                    try {
-                        int ctid = currentTid();
-                        child[0] = sliceOf(ctid);
-                        BackgroundPriority.LoweredThread lowered = BackgroundPriority.lowerCurrentThreadRestorably();
-                        child[1] = lowered.isLowered() ? 1 : 0;
-                        child[2] = lowered.raise() ? 1 : 0;
-                        child[3] = sliceOf(ctid);
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
-                    }
-                });
-                c.start();
-                c.join();
-                seen.set(new long[] {
-                    shortened ? 1 : 0, before, sliceOf(tid), niceOf(tid), child[0], child[1], child[2], child[3]
-                });
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        });
         int callerNice = niceOf(currentTid());
         long callerSlice = sliceOf(currentTid());
-        t.start();
-        t.join();
-        long[] s = seen.get();
+        int[] s = onNewThread(tid -> {
+            int before = (int) sliceOf(tid);
+            boolean shortened = BackgroundPriority.shortenSlices();
+            int[] child = onNewThread(childTid -> {
+                int inherited = (int) sliceOf(childTid);
+                BackgroundPriority.LoweredThread lowered = BackgroundPriority.lowerCurrentThreadRestorably();
+                boolean wasLowered = lowered.isLowered();
+                boolean raised = lowered.raise();
+                return new int[] {inherited, wasLowered ? 1 : 0, raised ? 1 : 0, (int) sliceOf(childTid)};
+            });
+            return new int[] {
+                shortened ? 1 : 0, before, (int) sliceOf(tid), niceOf(tid), child[0], child[1], child[2], child[3]
+            };
+        });
         assumeTrue(s[0] == 1, "custom slices need Linux 6.12 or later");
         assertTrue(s[1] > BackgroundPriority.SHORT_SLICE_NANOS, "the kernel's default slice is longer");
         assertEquals(BackgroundPriority.SHORT_SLICE_NANOS, s[2], "the kernel's record of the caller's slice");
@@ -277,6 +218,33 @@ class BackgroundPriorityTest {
             assertEquals(BackgroundPriority.SHORT_SLICE_NANOS, s[7], "raised back to normal: short again");
         }
         assertEquals(callerSlice, sliceOf(currentTid()), "threads started before keep theirs");
+    }
+
+    /** What a new thread reads of itself, given its kernel thread id. */
+    private interface ThreadReading {
+        int[] read(int tid) throws Exception;
+    }
+
+    /**
+     * Runs {@code reading} on a new thread (whose priority it may change without touching the test
+     * runner's), waits for it and hands back what it read; its failure is rethrown here.
+     */
+    private static int[] onNewThread(ThreadReading reading) throws Exception {
+        AtomicReference<int[]> seen = new AtomicReference<>();
+        AtomicReference<Exception> failed = new AtomicReference<>();
+        Thread t = new Thread(() -> {
+            try {
+                seen.set(reading.read(currentTid()));
+            } catch (Exception e) {
+                failed.set(e);
+            }
+        });
+        t.start();
+        t.join();
+        if (failed.get() != null) {
+            throw failed.get();
+        }
+        return seen.get();
     }
 
     private static int currentTid() throws Exception {

@@ -22,7 +22,6 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import org.apache.calcite.jdbc.CalciteConnection;
-import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.sql.SqlDelete;
 import org.apache.calcite.sql.SqlDialect;
@@ -57,6 +56,8 @@ public final class CalciteFrontend implements AutoCloseable {
     private final InsertPlanner inserts;
     private final UpdateDeletePlanner changes;
     private final CalciteConnection connection;
+    /** Tells an INSERT's DEFAULT expressions that take a value per row before they are planned. */
+    private final PerRowCalls perRowCalls;
     /**
      * Plans queries: integer arithmetic checked for overflow, then Calcite's planning with the
      * session's statement checks on every edge of the plan.
@@ -96,6 +97,7 @@ public final class CalciteFrontend implements AutoCloseable {
                 MicrosecondPlans.after());
         this.schemas = new SessionSchemas(catalog, systemTables, context, session);
         this.connection = schemas.connection();
+        this.perRowCalls = new PerRowCalls(connection.getRootSchema());
         this.pgCatalog = schemas.pgCatalog();
         this.catalogTypes = new CatalogResultTypes(pgCatalog::tables);
         this.targets = new DmlTargets(catalog, systemTables, schemas);
@@ -103,6 +105,11 @@ public final class CalciteFrontend implements AutoCloseable {
             @Override
             public PreparedQuery plan(String select) {
                 return ((StatementPlan.Query) CalciteFrontend.this.plan(select)).query();
+            }
+
+            @Override
+            public boolean variesPerRow(String select) {
+                return perRowCalls.in(parse(select, false).node());
             }
 
             @Override
@@ -492,14 +499,11 @@ public final class CalciteFrontend implements AutoCloseable {
                 AtTimeZoneCalls.rewrite(text, connection), () -> DateIntervalSums.validator(connection));
         for (int rewrites = 0; ; rewrites++) {
             java.sql.PreparedStatement statement = null;
-            boolean[] variesPerRow = new boolean[1];
-            // the hooks are this thread's only: other sessions plan with their own program
-            try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program));
-                    Hook.Closeable planned = Hook.PLAN_BEFORE_IMPLEMENTATION.addThread(
-                            (RelRoot root) -> variesPerRow[0] = PerRowCalls.in(root.rel))) {
+            // the hook is this thread's only: other sessions plan with their own program
+            try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
                 statement = connection.prepareStatement(attempt);
                 return new CalcitePreparedQuery(
-                        statement, original, order, parameterCount, labels, typeOids, catalogTypes, variesPerRow[0]);
+                        statement, original, order, parameterCount, labels, typeOids, catalogTypes);
             } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
                 closeQuietly(statement);
                 String again;

@@ -32,14 +32,11 @@ final class CalcitePreparedQuery implements PreparedQuery {
     private final String[] arrays;
     /** Per result column: whether it is a row value, sent as its record text ({@link PgRecordText}). */
     private final boolean[] records;
-    /** Whether the plan calls a function whose value may differ from row to row ({@link PerRowCalls}). */
-    private final boolean variesPerRow;
 
     /**
      * @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's
      * @param typeOids {@link ResultTypeOids#of} of the statement's select items, or null
      * @param catalogTypes the OIDs of catalog columns read as they are
-     * @param variesPerRow whether the plan calls a function whose value may differ from row to row
      */
     CalcitePreparedQuery(
             PreparedStatement statement,
@@ -48,11 +45,9 @@ final class CalcitePreparedQuery implements PreparedQuery {
             int parameterCount,
             List<String> labels,
             List<Integer> typeOids,
-            CatalogResultTypes catalogTypes,
-            boolean variesPerRow)
+            CatalogResultTypes catalogTypes)
             throws SQLException {
         this.statement = statement;
-        this.variesPerRow = variesPerRow;
         this.sql = sql;
         this.order = order;
         ResultSetMetaData md = statement.getMetaData();
@@ -128,15 +123,6 @@ final class CalcitePreparedQuery implements PreparedQuery {
         String table = md.getTableName(i);
         String column = md.getColumnName(i);
         return table != null && !table.isEmpty() && column != null && !column.isEmpty();
-    }
-
-    /**
-     * Whether the plan calls a function whose value may differ from row to row of a statement
-     * ({@code random()}, not {@code now()}): its one row of DEFAULT expressions is then evaluated
-     * per inserted row.
-     */
-    boolean variesPerRow() {
-        return variesPerRow;
     }
 
     @Override

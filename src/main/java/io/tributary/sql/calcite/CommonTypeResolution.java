@@ -118,13 +118,13 @@ final class CommonTypeResolution {
             return;
         }
         commonType(context, scope, results);
-        if (call instanceof SqlCase sqlCase && ownScales(scope, results)) {
+        if (call instanceof SqlCase sqlCase && ownScales(scope, results, false)) {
             SqlNodeList thens = sqlCase.getThenOperands();
             for (int j = 0; j < thens.size(); j++) {
                 thens.set(j, keepingScale(thens.get(j)));
             }
             sqlCase.setOperand(3, keepingScale(sqlCase.getElseOperand()));
-        } else if (call instanceof SqlCase sqlCase && ownElementScales(scope, results)) {
+        } else if (call instanceof SqlCase sqlCase && ownScales(scope, results, true)) {
             SqlNodeList thens = sqlCase.getThenOperands();
             for (int j = 0; j < thens.size(); j++) {
                 thens.set(j, keepingElementScales(thens.get(j)));
@@ -141,45 +141,12 @@ final class CommonTypeResolution {
      * value's scale. Called by {@link PgValidator} before Calcite derives the constructor's type.
      */
     void resolveArrayElements(SqlCall constructor, SqlValidatorScope scope) {
-        if (!ownScales(scope, constructor.getOperandList())) {
+        if (!ownScales(scope, constructor.getOperandList(), false)) {
             return;
         }
         for (int i = 0; i < constructor.operandCount(); i++) {
             constructor.setOperand(i, keepingScale(constructor.operand(i)));
         }
-    }
-
-    /**
-     * Whether PostgreSQL's result of {@code results} is a {@code numeric[]} whose elements keep
-     * their own scales while Calcite would cast them to one ({@code CASE WHEN b THEN ARRAY[1.5]
-     * ELSE numeric_array END} printed 16 decimals): all typed results are arrays of exact numbers,
-     * one at least of NUMERIC, not all of one type.
-     */
-    private boolean ownElementScales(SqlValidatorScope scope, List<SqlNode> results) {
-        boolean numeric = false;
-        boolean mixed = false;
-        RelDataType first = null;
-        for (SqlNode result : results) {
-            SqlNode node = result == null ? null : notNullCastRemoved(result);
-            if (node == null || SqlUtil.isNullLiteral(node, false)) {
-                continue;
-            }
-            if (PgTypeCoercion.unknownTyped(node)) {
-                return false;
-            }
-            RelDataType type = validator.deriveType(scope, node);
-            RelDataType element = type.getComponentType();
-            if (element == null || !SqlTypeUtil.isExactNumeric(element)) {
-                return false;
-            }
-            numeric |= element.getSqlTypeName() == SqlTypeName.DECIMAL;
-            if (first == null) {
-                first = element;
-            } else {
-                mixed |= !SqlTypeUtil.equalSansNullability(factory, first, element);
-            }
-        }
-        return numeric && mixed;
     }
 
     /**
@@ -198,12 +165,17 @@ final class CommonTypeResolution {
     }
 
     /**
-     * Whether PostgreSQL's result of {@code results} is a NUMERIC whose values keep their own
-     * scales while Calcite would cast them to one: all typed results are exact numbers, one at
-     * least a NUMERIC, not all of one type or beside a string constant ({@code
-     * coalesce(numeric_col, '5')} is {@code 5}), and none is a parameter.
+     * Whether PostgreSQL's result of {@code results} keeps its numbers' own scales while Calcite
+     * would cast them to one. Without {@code elements}: a NUMERIC, when all typed results are
+     * exact numbers, one at least a NUMERIC, not all of one type or beside a string constant
+     * ({@code coalesce(numeric_col, '5')} is {@code 5}), and none is a parameter. With {@code
+     * elements}: a {@code numeric[]}, when all typed results are arrays and the same holds of their
+     * element types ({@code CASE WHEN b THEN ARRAY[1.5] ELSE numeric_array END} printed 16
+     * decimals), none a string constant or of unknown type.
+     *
+     * @param elements whether the type to judge is each result's element type, not its own
      */
-    private boolean ownScales(SqlValidatorScope scope, List<SqlNode> results) {
+    private boolean ownScales(SqlValidatorScope scope, List<SqlNode> results, boolean elements) {
         boolean numeric = false;
         boolean mixed = false;
         RelDataType first = null;
@@ -212,7 +184,7 @@ final class CommonTypeResolution {
             if (node == null || SqlUtil.isNullLiteral(node, false)) {
                 continue;
             }
-            if (node instanceof SqlCharStringLiteral) {
+            if (node instanceof SqlCharStringLiteral && !elements) {
                 // PostgreSQL reads it as an unconstrained NUMERIC, keeping its digits
                 mixed = true;
                 continue;
@@ -221,17 +193,18 @@ final class CommonTypeResolution {
                 return false;
             }
             RelDataType type = validator.deriveType(scope, node);
-            if (PgTypeCoercion.untyped(type)) {
+            if (PgTypeCoercion.untyped(type) && !elements) {
                 continue;
             }
-            if (!SqlTypeUtil.isExactNumeric(type)) {
+            RelDataType judged = elements ? type.getComponentType() : type;
+            if (judged == null || !SqlTypeUtil.isExactNumeric(judged)) {
                 return false;
             }
-            numeric |= type.getSqlTypeName() == SqlTypeName.DECIMAL;
+            numeric |= judged.getSqlTypeName() == SqlTypeName.DECIMAL;
             if (first == null) {
-                first = type;
+                first = judged;
             } else {
-                mixed |= !SqlTypeUtil.equalSansNullability(factory, first, type);
+                mixed |= !SqlTypeUtil.equalSansNullability(factory, first, judged);
             }
         }
         return numeric && mixed;
@@ -437,7 +410,7 @@ final class CommonTypeResolution {
             if (common == null || SqlTypeUtil.isCharacter(common)) {
                 continue;
             }
-            if (ownScales(scope, column)) {
+            if (ownScales(scope, column, false)) {
                 // numbers of different types or scales: PostgreSQL's NUMERIC keeps each value's own
                 for (SqlNode row : rows) {
                     ((SqlCall) row).setOperand(i, keepingScale(((SqlCall) row).operand(i)));
@@ -473,7 +446,7 @@ final class CommonTypeResolution {
         if (common == null || SqlTypeUtil.isCharacter(common)) {
             return;
         }
-        if (ownScales(scope, call.getOperandList())) {
+        if (ownScales(scope, call.getOperandList(), false)) {
             for (int i = 0; i < call.operandCount(); i++) {
                 call.setOperand(i, keepingScale(call.operand(i)));
             }

@@ -25,7 +25,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * they print and convert in the session's TimeZone as every timestamptz does.
  *
  * <p>The generated code reaches the session's clock through the query's {@link DataContext}: each
- * session root holds a {@link Clock} schema ({@link #registerSession}). A view's planner registers
+ * session root holds a {@link Clock} schema ({@link #registerSession}), which {@link RootHandles}
+ * finds once per execution. A view's planner registers
  * the functions for their types only ({@link #registerFunctions}): a view reads the current time
  * only through a temporal filter, which replaces the call. Runs on the thread that runs the query.
  */
@@ -33,6 +34,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
 public final class CurrentTimes implements ScalarFunction, ImplementableFunction {
     /** The root sub-schema holding the session; it has no tables, so no name resolves in it. */
     private static final String SCHEMA = "pg__current_times";
+
+    /** Finds the session's clock once per execution, not per row. */
+    private static final RootHandles<Clock> CLOCKS = new RootHandles<>(SCHEMA, Clock.class);
 
     /** The static method of this class the generated code calls. */
     private final String method;
@@ -94,7 +98,7 @@ public final class CurrentTimes implements ScalarFunction, ImplementableFunction
     }
 
     private static PgSession session(DataContext root) {
-        return root.getRootSchema().getSubSchema(SCHEMA).unwrap(Clock.class).session;
+        return CLOCKS.of(root).session;
     }
 
     /** The session whose queries call the functions, kept where their code can find it. */

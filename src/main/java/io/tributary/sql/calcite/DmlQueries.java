@@ -16,6 +16,12 @@ interface DmlQueries {
     PreparedQuery plan(String select);
 
     /**
+     * Whether {@code select}, a query the planner wrote, calls a function whose value may differ
+     * from row to row ({@link PerRowCalls}); told from its parsed tree, without planning it.
+     */
+    boolean variesPerRow(String select);
+
+    /**
      * Prepares {@code text}, the query the planner wrote for the client's statement {@code original}
      * whose parameters, {@code parameterCount} of them, appear in {@code order}; errors point into
      * {@code original}.

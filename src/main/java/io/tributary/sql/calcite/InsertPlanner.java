@@ -61,15 +61,15 @@ final class InsertPlanner {
         InsertSources.checkArity(query.columns().size(), targets.length);
         InsertDefaults.checkGeneratedAlways(table, targets, null);
         int[] defaultColumns = InsertDefaults.expressionColumns(table, targets, null);
-        PreparedQuery defaults = defaultsQuery(table, defaultColumns);
+        Defaults defaults = defaults(table, defaultColumns);
         return new StatementPlan.Insert(
                 table,
                 targets,
                 null,
                 query,
                 query.paramTypes(),
-                defaults,
-                defaults instanceof CalcitePreparedQuery planned && planned.variesPerRow(),
+                defaults.query(),
+                defaults.perRow(),
                 defaultColumns,
                 conflict,
                 returning);
@@ -111,29 +111,38 @@ final class InsertPlanner {
             }
         }
         int[] defaultColumns = InsertDefaults.expressionColumns(table, targets, literalRows);
-        PreparedQuery defaults = defaultsQuery(table, defaultColumns);
+        Defaults defaults = defaults(table, defaultColumns);
         return new StatementPlan.Insert(
                 table,
                 targets,
                 literalRows,
                 null,
                 List.copyOf(Arrays.asList(types)),
-                defaults,
-                defaults instanceof CalcitePreparedQuery planned && planned.variesPerRow(),
+                defaults.query(),
+                defaults.perRow(),
                 defaultColumns,
                 conflict,
                 returning);
     }
 
     /**
-     * The DEFAULT expressions of {@code columns}: one row of them, or, when one calls a function
-     * whose value differs from row to row ({@code gen_random_uuid()}), a query of one parameter
-     * {@code n} returning {@code n} rows of them, so that a statement evaluates them per row
-     * without running a query per row; null when there are none.
+     * The query of a statement's DEFAULT expressions and whether it evaluates them per row.
+     *
+     * @param query null when the statement needs none
      */
-    private PreparedQuery defaultsQuery(TableDef table, int[] columns) {
+    private record Defaults(PreparedQuery query, boolean perRow) {
+        static final Defaults NONE = new Defaults(null, false);
+    }
+
+    /**
+     * The DEFAULT expressions of {@code columns}, planned once: one row of them, or, when one calls
+     * a function whose value differs from row to row ({@code gen_random_uuid()}, told from the
+     * expressions before planning), a query of one parameter {@code n} returning {@code n} rows of
+     * them, so that a statement evaluates them per row without running a query per row.
+     */
+    private Defaults defaults(TableDef table, int[] columns) {
         if (columns.length == 0) {
-            return null;
+            return Defaults.NONE;
         }
         StringBuilder q = new StringBuilder("SELECT ");
         for (int i = 0; i < columns.length; i++) {
@@ -141,13 +150,13 @@ final class InsertPlanner {
                     .append(table.columns().get(columns[i]).defaultExpr())
                     .append(')');
         }
-        PreparedQuery once = queries.plan(q.toString());
-        if (!(once instanceof CalcitePreparedQuery planned && planned.variesPerRow())) {
-            return once;
+        if (!queries.variesPerRow(q.toString())) {
+            return new Defaults(queries.plan(q.toString()), false);
         }
-        once.close();
-        return queries.plan(
-                q.append(" FROM generate_series(1, CAST($1 AS integer))").toString());
+        return new Defaults(
+                queries.plan(q.append(" FROM generate_series(1, CAST($1 AS integer))")
+                        .toString()),
+                true);
     }
 
     /**

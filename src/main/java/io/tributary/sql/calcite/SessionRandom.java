@@ -33,11 +33,14 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * <p>Both are volatile ({@link VolatileFunction}): never folded into a constant of a cached plan,
  * refused in views. The generated code reaches the session's generator through the query's {@link
  * DataContext}: each session root holds a {@link Generator} schema ({@link #registerSession}), so a
- * compiled plan holds no generator. Runs on the thread that runs the query.
+ * compiled plan holds no generator; {@link RootHandles} finds it once per execution. Runs on the thread that runs the query.
  */
 public final class SessionRandom implements ScalarFunction, ImplementableFunction {
     /** The root sub-schema holding the session's generator; it has no tables, so no name resolves in it. */
     private static final String SCHEMA = "pg__session_random";
+
+    /** Finds the session's generator once per execution, not per row. */
+    private static final RootHandles<Generator> GENERATORS = new RootHandles<>(SCHEMA, Generator.class);
 
     private static final List<FunctionParameter> SEED = List.of(new RequiredParameter(0, "seed", SqlTypeName.DOUBLE));
 
@@ -134,7 +137,7 @@ public final class SessionRandom implements ScalarFunction, ImplementableFunctio
     }
 
     private static Generator generator(DataContext root) {
-        return root.getRootSchema().getSubSchema(SCHEMA).unwrap(Generator.class);
+        return GENERATORS.of(root);
     }
 
     /** The session's generator, kept where the functions' code can find it. */

@@ -1,6 +1,7 @@
 package io.tributary.sql.calcite;
 
 import org.apache.calcite.linq4j.function.NonDeterministic;
+import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
@@ -39,21 +40,26 @@ final class VolatileFunction extends SqlUserDefinedFunction {
     static SqlOperator of(SqlOperator operator) {
         if (operator instanceof SqlUserDefinedFunction udf
                 && !(operator instanceof VolatileFunction)
-                && (udf.getFunction() instanceof CurrentTimes
-                        || udf.getFunction() instanceof SessionRandom
-                        || udf.getFunction() instanceof ScalarFunctionImpl f
-                                && f.method.isAnnotationPresent(NonDeterministic.class))) {
+                && isVolatile(udf.getFunction())) {
             return new VolatileFunction(udf);
         }
         return operator;
     }
 
+    /** Whether a call of {@code function} takes a value per execution: the current times, random, {@code @NonDeterministic}. */
+    private static boolean isVolatile(Function function) {
+        return function instanceof CurrentTimes
+                || function instanceof SessionRandom
+                || function instanceof ScalarFunctionImpl f && f.method.isAnnotationPresent(NonDeterministic.class);
+    }
+
     /**
-     * Whether two rows of one statement may see different values, so an expression calling it is
-     * evaluated per row: all but the start times of the transaction and statement ({@code now()}).
+     * Whether two rows of one statement may see different values of schema function {@code
+     * function}, so an expression calling it is evaluated per row: those {@link #of} makes volatile
+     * but the start times of the transaction and statement ({@code now()}).
      */
-    boolean variesPerRow() {
-        return !(getFunction() instanceof CurrentTimes times) || times.readsClock();
+    static boolean variesPerRow(Function function) {
+        return isVolatile(function) && (!(function instanceof CurrentTimes times) || times.readsClock());
     }
 
     @Override
