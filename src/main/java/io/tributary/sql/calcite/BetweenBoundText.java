@@ -2,7 +2,6 @@ package io.tributary.sql.calcite;
 
 import io.tributary.sql.Token;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 
 /**
@@ -47,18 +46,7 @@ final class BetweenBoundText {
                 inserts.add(2L * tokens.get(and).position() + 1);
             }
         }
-        if (inserts.isEmpty()) {
-            return sql;
-        }
-        Collections.sort(inserts);
-        StringBuilder out = new StringBuilder(sql.length() + inserts.size());
-        int copied = 0;
-        for (long insert : inserts) {
-            int at = (int) (insert >> 1);
-            out.append(sql, copied, at).append((insert & 1) == 0 ? '(' : ')');
-            copied = at;
-        }
-        return out.append(sql, copied, sql.length()).toString();
+        return ParenthesisInserts.apply(sql, inserts);
     }
 
     /**
