@@ -4,10 +4,6 @@ import java.util.Locale;
 import java.util.Set;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlLiteral;
-import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorScope;
 
@@ -40,15 +36,6 @@ final class RealDistinctVariances {
                 || !VARIANCES.contains(call.getOperator().getName().toLowerCase(Locale.ROOT))) {
             return;
         }
-        SqlNode operand = call.operand(0);
-        if (validator.deriveType(scope, operand).getSqlTypeName() != SqlTypeName.REAL) {
-            return;
-        }
-        call.setOperand(
-                0,
-                SqlStdOperatorTable.CAST.createCall(
-                        operand.getParserPosition(),
-                        operand,
-                        SqlTypeUtil.convertTypeToSpec(validator.getTypeFactory().createSqlType(SqlTypeName.DOUBLE))));
+        RealRounding.widenRealOperand(validator, scope, call);
     }
 }

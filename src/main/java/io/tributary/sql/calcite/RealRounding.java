@@ -35,6 +35,15 @@ final class RealRounding {
         if (operand instanceof SqlDynamicParam || SqlUtil.isNullLiteral(operand, true)) {
             return;
         }
+        widenRealOperand(validator, scope, call);
+    }
+
+    /**
+     * Makes {@code call}'s only operand {@code CAST(x AS DOUBLE)} when it is a REAL (exact: every
+     * real is a double); also for {@link RealDistinctVariances}. On the validating thread.
+     */
+    static void widenRealOperand(SqlValidator validator, SqlValidatorScope scope, SqlBasicCall call) {
+        SqlNode operand = call.operand(0);
         if (validator.deriveType(scope, operand).getSqlTypeName() != SqlTypeName.REAL) {
             return;
         }
