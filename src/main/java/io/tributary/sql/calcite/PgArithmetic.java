@@ -11,6 +11,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -95,6 +96,11 @@ final class PgArithmetic extends RexShuttle {
         RexNode visited = super.visitCall(call);
         if (!(visited instanceof RexCall c)) {
             return visited;
+        }
+        if ((c.getKind() == SqlKind.AND || c.getKind() == SqlKind.OR) && !RexUtil.isFlat(c)) {
+            // an operand replaced by an AND or OR of its own kind (a float BETWEEN or IN list expanded
+            // by PgFloatCalls) must be merged into it: Calcite's planner requires AND and OR flat
+            return RexUtil.flatten(rexBuilder, c);
         }
         MissingSignatures.check(c, rexBuilder.getTypeFactory());
         RexCall series = SeriesArguments.castToParameters(c, rexBuilder);
