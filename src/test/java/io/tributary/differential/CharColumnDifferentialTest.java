@@ -109,6 +109,13 @@ class CharColumnDifferentialTest {
                     + " WHERE table_name = 'ch' ORDER BY ordinal_position",
             "SELECT a.attname, format_type(a.atttypid, a.atttypmod) AS f FROM pg_attribute a"
                     + " WHERE a.attrelid = 'ch'::regclass AND a.attnum > 0 ORDER BY a.attnum",
+            // || of varchar(n) strings is text, as PostgreSQL's textcat
+            "CREATE TABLE vcat (id int PRIMARY KEY, v varchar(5), w varchar, t text, c char(2))",
+            "INSERT INTO vcat VALUES (1, 'ab', 'cd', 'ef', 'g')",
+            "SELECT pg_typeof(v || v)::text AS a, v || v AS b, pg_typeof(v || w)::text AS c, pg_typeof(v || 'x')::text AS d,"
+                    + " pg_typeof(v || t)::text AS e, pg_typeof(v || c)::text AS f, v || c AS g, pg_typeof('x' || v)::text AS h"
+                    + " FROM vcat",
+            "SELECT pg_typeof(v)::text AS a, pg_typeof(v || v || v)::text AS b, v || v || v AS c FROM vcat",
             "CREATE TABLE bp (id int PRIMARY KEY, f bpchar)",
             "SELECT a.attname, format_type(a.atttypid, a.atttypmod) AS f FROM pg_attribute a"
                     + " WHERE a.attrelid = 'bp'::regclass AND a.attnum > 0 ORDER BY a.attnum");

@@ -90,7 +90,19 @@ class FloatSemanticsDifferentialTest {
                     + " FROM (VALUES (0.1::real), (0.2::real), (0.2::real), (0.7::real), (-0.7::real)) t(r)",
             "SELECT id % 2 AS k, variance(DISTINCT r) AS v, stddev_samp(DISTINCT r) AS s FROM fs WHERE id IN (2, 5, 8)"
                     + " GROUP BY id % 2 ORDER BY k",
-            "SELECT variance(DISTINCT d) AS v, stddev_samp(DISTINCT d) AS s FROM (VALUES (1.5::float8), (1.5)) t(d)");
+            "SELECT variance(DISTINCT d) AS v, stddev_samp(DISTINCT d) AS s FROM (VALUES (1.5::float8), (1.5)) t(d)",
+            // a real beside a numeric constant is real in PostgreSQL's common type (double beside a double)
+            "SELECT pg_typeof(x)::text AS t, x FROM (VALUES (0.1::real), (0.2)) v(x) ORDER BY x",
+            "SELECT pg_typeof(x)::text AS t, x FROM (SELECT 0.1::real AS x UNION SELECT 0.2) v ORDER BY x",
+            "SELECT pg_typeof(x)::text AS t, x FROM (SELECT r AS x FROM fs WHERE id = 8 UNION ALL SELECT 2.5) v ORDER BY x",
+            "SELECT pg_typeof(CASE WHEN id > 0 THEN r ELSE 0.2 END)::text AS t, CASE WHEN id > 0 THEN r ELSE 0.2 END AS c"
+                    + " FROM fs WHERE id = 8",
+            "SELECT pg_typeof(coalesce(0.1::real, 0.2))::text AS t, coalesce(0.1::real, 0.2) AS c,"
+                    + " coalesce(r, 2.5) AS d FROM fs WHERE id IN (6, 8) ORDER BY id",
+            "SELECT pg_typeof(greatest(0.1::real, 2.5))::text AS t, greatest(0.1::real, 2.5) AS g,"
+                    + " pg_typeof(array[0.1::real, 2.5])::text AS a",
+            "SELECT pg_typeof(x)::text AS t, x FROM (VALUES (0.1::real), (0.2::float8)) v(x) ORDER BY x",
+            "SELECT pg_typeof(0.1::real * 3.0)::text AS m, pg_typeof(0.1::real + 1)::text AS p");
 
     private static PostgresPair pair;
 

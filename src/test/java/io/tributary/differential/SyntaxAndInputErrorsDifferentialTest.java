@@ -27,6 +27,17 @@ class SyntaxAndInputErrorsDifferentialTest {
             "SELECT 1 +;",
             "SELECT 1 +\n;",
             "SELECT 1 + FROM",
+            // a BETWEEN's lower bound that does not reach its AND: PostgreSQL names the token it stops at
+            "SELECT 1 WHERE 1 BETWEEN AND 3",
+            "SELECT 1 WHERE 1 BETWEEN 1 + AND 3",
+            "SELECT 1 WHERE 1 BETWEEN 1 3",
+            "SELECT 1 WHERE 1 BETWEEN 1",
+            "SELECT 1 WHERE 1 NOT BETWEEN SYMMETRIC AND 3 ORDER BY 1",
+            "SELECT 1 WHERE 1 BETWEEN 2 OR 3",
+            "SELECT 1 WHERE 1 BETWEEN (1 + 1)::int 3",
+            "SELECT a FROM (VALUES (1)) v(a) WHERE a BETWEEN AND 3",
+            // an error after a WHERE without FROM is placed in the client's text, not the one with FROM added
+            "SELECT 1 WHERE 1 = 1 1",
             "SELECT 1; SELECT 1 +",
             "SELECT 1;  SELECT 1 +;",
             "SELECT (1",

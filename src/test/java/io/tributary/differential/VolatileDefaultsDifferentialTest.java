@@ -40,7 +40,23 @@ class VolatileDefaultsDifferentialTest {
             "COMMIT",
             "SELECT count(DISTINCT t) AS t, count(DISTINCT g) AS g, count(*) AS n FROM vt",
             "INSERT INTO vt (id) SELECT x FROM generate_series(100, 99) x",
-            "SELECT count(*) AS n FROM vt");
+            "SELECT count(*) AS n FROM vt",
+            // UPDATE ... SET c = DEFAULT takes the column's DEFAULT (NULL without one), a volatile one per row
+            "CREATE TABLE ud (id int PRIMARY KEY, c int DEFAULT 7, d text DEFAULT 'x', n int,"
+                    + " t timestamptz DEFAULT now(), g uuid DEFAULT gen_random_uuid())",
+            "INSERT INTO ud (id, c, d, n) VALUES (1, 1, 'a', 5), (2, 2, 'b', 6), (3, 3, 'c', 7)",
+            "UPDATE ud SET c = DEFAULT WHERE id = 1",
+            "UPDATE ud SET c = DEFAULT, d = DEFAULT, n = DEFAULT WHERE id = 2",
+            "UPDATE ud SET n = n + 1, d = DEFAULT WHERE id = 3 RETURNING id, c, d, n",
+            "SELECT id, c, d, n FROM ud ORDER BY id",
+            "UPDATE ud SET g = DEFAULT, t = DEFAULT",
+            "SELECT count(DISTINCT g) AS g, count(DISTINCT t) AS t, count(*) AS n FROM ud",
+            "BEGIN",
+            "UPDATE ud SET t = DEFAULT WHERE id = 1",
+            "SELECT count(*) AS n FROM ud WHERE t = now()",
+            "COMMIT",
+            "UPDATE ud SET c = (DEFAULT) WHERE id = 1",
+            "UPDATE ud SET c = DEFAULT + 1 WHERE id = 1");
 
     private static PostgresPair pair;
 

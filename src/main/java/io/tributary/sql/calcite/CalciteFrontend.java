@@ -263,6 +263,19 @@ public final class CalciteFrontend implements AutoCloseable {
             List<Integer> typeOids,
             StatementPositions positions) {}
 
+    /**
+     * {@code error}, found in {@code withFrom} (the client's {@code sql} with the one-row FROM
+     * {@link SelectWithoutFrom} added), at its position in {@code sql}: the FROM's characters
+     * are not the client's.
+     */
+    private static TributaryException inClientText(TributaryException error, String sql, String withFrom) {
+        if (error.position() <= 0) {
+            return error;
+        }
+        int at = TextShifts.between(sql, withFrom).toClient(error.position());
+        return new TributaryException(error.sqlState(), error.getMessage(), at, error.detail(), error.hint(), error);
+    }
+
     /** Parses {@code sql}; {@code mayAddFrom} lets {@code SELECT ... WHERE} without FROM parse over one empty row. */
     private Parsed parse(String sql, boolean mayAddFrom) {
         schemas.addUserSchemas();
@@ -274,7 +287,11 @@ public final class CalciteFrontend implements AutoCloseable {
         } catch (SqlParseException e) {
             String withFrom = mayAddFrom ? SelectWithoutFrom.addFrom(sql) : null;
             if (withFrom != null) {
-                return parse(withFrom, false);
+                try {
+                    return parse(withFrom, false);
+                } catch (TributaryException retried) {
+                    throw inClientText(retried, sql, withFrom);
+                }
             }
             throw SqlErrors.translate(e, textOnly);
         }

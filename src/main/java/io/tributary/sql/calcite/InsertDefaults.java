@@ -103,7 +103,8 @@ final class InsertDefaults {
         }
     }
 
-    private static SqlNode expression(String text) {
+    /** The parse of a column's DEFAULT expression {@code text}. */
+    static SqlNode expression(String text) {
         try {
             return SqlParser.create(PgSyntaxText.rewrite(text), CalciteSettings.PARSER)
                     .parseExpression();

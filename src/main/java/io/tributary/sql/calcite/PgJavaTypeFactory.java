@@ -55,6 +55,31 @@ final class PgJavaTypeFactory extends JavaTypeFactoryImpl {
     }
 
     /**
+     * {@code real} (nullable if one is) when {@code types} are numbers, one at least a {@code real}
+     * and one a NUMERIC, none a double precision: PostgreSQL's common type of a {@code real} and a
+     * NUMERIC (in VALUES, UNION, CASE, COALESCE, GREATEST, ARRAY[...]) is {@code real}, as NUMERIC
+     * converts to {@code real} implicitly and not back, where Calcite's is double precision
+     * ({@code VALUES (0.1::real), (0.2)} printed {@code 0.10000000149011612}); null otherwise.
+     */
+    private RelDataType realBesideNumeric(List<RelDataType> types) {
+        boolean real = false;
+        boolean decimal = false;
+        boolean nullable = false;
+        for (RelDataType type : types) {
+            SqlTypeName name = type.getSqlTypeName();
+            if (name == SqlTypeName.REAL) {
+                real = true;
+            } else if (name == SqlTypeName.DECIMAL) {
+                decimal = true;
+            } else if (name != SqlTypeName.NULL && !SqlTypeName.INT_TYPES.contains(name)) {
+                return null;
+            }
+            nullable |= type.isNullable();
+        }
+        return real && decimal ? createTypeWithNullability(createSqlType(SqlTypeName.REAL), nullable) : null;
+    }
+
+    /**
      * PostgreSQL's interval ({@link PgIntervals}: a column's {@code OTHER}, a function's Java
      * {@code Interval}) beside itself or NULL is that interval, nullable if one is: Calcite has no
      * rule for {@code OTHER} and failed a CASE or COALESCE of an interval column and {@code
@@ -62,6 +87,10 @@ final class PgJavaTypeFactory extends JavaTypeFactoryImpl {
      */
     @Override
     public RelDataType leastRestrictive(List<RelDataType> types) {
+        RelDataType real = realBesideNumeric(types);
+        if (real != null) {
+            return real;
+        }
         RelDataType interval = null;
         boolean nullable = false;
         for (RelDataType type : types) {

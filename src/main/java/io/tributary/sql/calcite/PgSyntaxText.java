@@ -32,7 +32,8 @@ import java.util.regex.Pattern;
  * ZONE z} becomes {@code timezone(z, x)} ({@link AtTimeZoneText}), the bit operators and
  * {@code @ |/ ||/} become calls ({@link PgOperatorText}), and an argument of a function in FROM that
  * starts with a call is parenthesized ({@link FromFunctionCallsText}), and {@code DISTINCT ON (...)}
- * becomes a marker select item ({@link DistinctOnText}), an array slice {@code a[2:3]} a marked
+ * becomes a marker select item ({@link DistinctOnText}), an UPDATE's {@code SET c = DEFAULT} a marker
+ * call ({@link UpdateDefaultText}), an array slice {@code a[2:3]} a marked
  * subscript ({@link ArraySliceText}), a call in FROM {@code WITH ORDINALITY} and an {@code unnest}
  * of several arrays derived tables ({@link FromCallRowsText}), and a window function call followed by
  * {@code ::} is parenthesized ({@link WindowCastText}), as is a BETWEEN's lower bound holding a
@@ -162,8 +163,9 @@ final class PgSyntaxText {
         EmptyArrayConstructors.check(sql);
         sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(PgOperatorText.rewrite(SimilarSubstringText.rewrite(
                 FromFunctionCallsText.rewrite(FromCallRowsText.rewrite(
-                        ArraySliceText.rewrite(AggregateOrderText.rewrite(DistinctOnText.rewrite(WindowCastText.rewrite(
-                                BetweenBoundText.rewrite(DateTruncZoneText.rewrite(sql))))))))))));
+                        ArraySliceText.rewrite(AggregateOrderText.rewrite(
+                                DistinctOnText.rewrite(WindowCastText.rewrite(BetweenBoundText.rewrite(
+                                        DateTruncZoneText.rewrite(UpdateDefaultText.rewrite(sql)))))))))))));
         StringBuilder out = new StringBuilder(sql.length());
         int i = 0;
         int n = sql.length();

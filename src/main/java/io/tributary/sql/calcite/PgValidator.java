@@ -475,7 +475,8 @@ final class PgValidator extends CalciteSqlValidator {
      * RealDistinctVariances}); {@code real::numeric} by its own function ({@link RealNumericCasts}); {@code date_trunc} of a date made one of a timestamptz
      * ({@link PgDateTrunc#truncateDateAsTimestamptz}); a {@code character(n)} argument of a text
      * function or {@code ||} without its trailing blanks ({@link BpcharText}); {@code ||} of two
-     * arrays as {@code array_cat} ({@link ArrayFunctions#resolveConcatenation}); a {@code percentile_disc} or {@code mode} key of a type they lack refused; {@link VarianceCalls}' final function over an interval's sums
+     * arrays as {@code array_cat} ({@link ArrayFunctions#resolveConcatenation}); {@code ||} of a
+     * {@code varchar(n)} typed text ({@link VarcharConcatenation}); a {@code percentile_disc} or {@code mode} key of a type they lack refused; {@link VarianceCalls}' final function over an interval's sums
      * refused as no function ({@link SqlErrors} names the client's aggregate, 42883).
      */
     @Override
@@ -510,6 +511,7 @@ final class PgValidator extends CalciteSqlValidator {
             TypeOfArguments.resolve(this, scope, call);
             BpcharText.strip(call, operand -> CharColumns.isCharColumn(this, scope, operand));
             ArrayFunctions.resolveConcatenation(call, operand -> deriveType(scope, operand));
+            VarcharConcatenation.widen(this, scope, call);
             refuseZonedDateBin(scope, call);
             checkOrderedSetKey(scope, call);
             JsonAggregates.separateArrays(call, operand -> deriveType(scope, operand));

@@ -14,6 +14,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.parser.babel.ParseException;
 import org.apache.calcite.sql.parser.babel.SqlBabelParserImplConstants;
 import org.apache.calcite.sql.parser.babel.Token;
+import org.apache.calcite.sql.validate.SqlValidatorException;
 
 /**
  * Translates Calcite's exceptions into the errors PostgreSQL would report for the same mistake,
@@ -364,6 +365,13 @@ final class SqlErrors {
                             null,
                             null,
                             null);
+        }
+        if (pe.getCause() instanceof SqlValidatorException
+                && String.valueOf(pe.getMessage()).startsWith("BETWEEN operator has no terminating AND")) {
+            TributaryException between = BetweenBoundErrors.of(sql);
+            if (between != null) {
+                return between;
+            }
         }
         int position = positions.offset(pe);
         Matcher m = ENCOUNTERED.matcher(String.valueOf(pe.getMessage()));

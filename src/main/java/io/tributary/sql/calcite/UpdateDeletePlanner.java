@@ -46,15 +46,23 @@ final class UpdateDeletePlanner {
      * one): a query of the rows to change and their new values, then, with both a FROM list and
      * RETURNING, the FROM list's columns.
      *
-     * @throws TributaryException 428C9 when it sets a GENERATED ALWAYS column
+     * <p>A SET value of {@code DEFAULT} ({@link UpdateDefaultText}) is the column's DEFAULT
+     * expression, evaluated as the query's other values are (a volatile one per row, {@code now()}
+     * the transaction's time), or NULL without one.
+     *
+     * @throws TributaryException 428C9 when it sets a GENERATED ALWAYS column to a value; 0A000 when
+     *     it sets an identity, SERIAL or generated column to DEFAULT
      */
     StatementPlan planUpdate(
             SqlUpdate update, SqlNode from, ParameterRewriter rewritten, String original, DmlClauses clauses) {
         TableDef table = tables.table(update.getTargetTable());
         int[] targets = DmlTargets.columns(table, update.getTargetColumnList());
-        for (int t : targets) {
-            ColumnDef column = table.columns().get(t);
-            if (column.identity() == ColumnDef.Identity.ALWAYS || column.generated() != null) {
+        List<SqlNode> sources = update.getSourceExpressionList().getList();
+        for (int i = 0; i < targets.length; i++) {
+            ColumnDef column = table.columns().get(targets[i]);
+            if (UpdateDefaultText.isMarker(sources.get(i))) {
+                update.getSourceExpressionList().set(i, defaultOf(column));
+            } else if (column.identity() == ColumnDef.Identity.ALWAYS || column.generated() != null) {
                 throw new TributaryException(
                         SqlState.GENERATED_ALWAYS,
                         "column \"" + column.name() + "\" can only be updated to DEFAULT",
@@ -70,7 +78,6 @@ final class UpdateDeletePlanner {
         String alias = update.getAlias() != null ? update.getAlias().getSimple() : table.localName();
         List<SqlNode> items = new ArrayList<>();
         items.add(rowOf(alias));
-        List<SqlNode> sources = update.getSourceExpressionList().getList();
         for (int i = 0; i < sources.size(); i++) {
             items.add(InsertSources.typedParameter(
                     sources.get(i), table.columns().get(targets[i]).type()));
@@ -85,6 +92,22 @@ final class UpdateDeletePlanner {
                 rewritten.sql(),
                 original);
         return new StatementPlan.Update(table, targets, query, returning, from != null);
+    }
+
+    /**
+     * The expression an UPDATE's {@code SET column = DEFAULT} stands for.
+     *
+     * @throws TributaryException 0A000 for a column whose values come from its sequence or the
+     *     engine, which the update's query cannot draw
+     */
+    private static SqlNode defaultOf(ColumnDef column) {
+        if (column.identity() != null || column.generated() != null) {
+            throw TributaryException.notSupported(
+                    "UPDATE ... SET " + column.name() + " = DEFAULT of an identity, SERIAL or generated column");
+        }
+        return column.defaultExpr() == null
+                ? SqlLiteral.createNull(POS)
+                : InsertDefaults.expression(column.defaultExpr());
     }
 
     /** The plan of {@code delete}, as {@link #planUpdate}'s: a query of the rows to delete. */
