@@ -36,6 +36,14 @@ import java.util.function.Supplier;
  * view's column types; the changes passed on carry the same canonical rows.
  */
 public final class MaterializeOperator implements Operator {
+    /**
+     * Fewer pairs than this in an interval's file are read back into the pending writes rather
+     * than ingested: a view whose rows come in no useful order (an aggregate's groups) puts only
+     * the few that happen to ascend in a file, and a tiny file per actor and checkpoint would add
+     * to level 0's file count, which triggers compactions.
+     */
+    public static final long MIN_INGESTED_PAIRS = 4096;
+
     private final int[] keyColumns;
     private final DataType[] types;
     /** Per field, the Java class of its canonical values; a value of another class is converted. */
@@ -69,6 +77,8 @@ public final class MaterializeOperator implements Operator {
     private byte[] highestPending = new byte[64];
 
     private int highestPendingLength = -1;
+    /** See {@link #MIN_INGESTED_PAIRS}. */
+    private final long minIngestedPairs;
 
     /** @param committed the latest committed state, read when the view's rows are looked up; not closed here */
     public MaterializeOperator(MaterializeNode node, ReadView committed) {
@@ -81,7 +91,18 @@ public final class MaterializeOperator implements Operator {
      *     go to ({@code StateStore.newSortedFile}, which may answer null); null: no files
      */
     public MaterializeOperator(MaterializeNode node, ReadView committed, Supplier<SortedFile> files) {
+        this(node, committed, files, MIN_INGESTED_PAIRS);
+    }
+
+    /**
+     * As {@link #MaterializeOperator(MaterializeNode, ReadView, Supplier)} with files of fewer
+     * than {@code minIngestedPairs} pairs read back into the pending writes at a checkpoint (see
+     * {@link #MIN_INGESTED_PAIRS}).
+     */
+    public MaterializeOperator(
+            MaterializeNode node, ReadView committed, Supplier<SortedFile> files, long minIngestedPairs) {
         this.files = files;
+        this.minIngestedPairs = minIngestedPairs;
         List<Field> fields = node.fields();
         this.keyColumns = node.streamKey().clone();
         this.key = new Object[keyColumns.length];
@@ -263,7 +284,8 @@ public final class MaterializeOperator implements Operator {
 
     /**
      * Hands this interval's file of rows to a checkpoint's writes, which apply it before the
-     * pending writes flushed here. The first epoch barrier (the job joined the epochs, whose
+     * pending writes flushed here; a file too small to ingest ({@link #MIN_INGESTED_PAIRS}) is
+     * read back into the pending writes, as below. The first epoch barrier (the job joined the epochs, whose
      * writes take no files) ends the files: the rows its file holds (made from the change log
      * read since the last checkpoint) are read back into the pending writes, under any later
      * write of their keys, and later rows go to the pending writes.
@@ -273,7 +295,7 @@ public final class MaterializeOperator implements Operator {
         if (file != null) {
             if (file.pairs() == 0) {
                 file.close();
-            } else if (writes.takesFiles()) {
+            } else if (writes.takesFiles() && file.pairs() >= minIngestedPairs) {
                 file.finish();
                 writes.ingest(file);
             } else {

@@ -284,7 +284,8 @@ class MaterializeOperatorTest {
             Path at = dir.resolve(files ? "files" : "pending");
             io.tributary.storage.StateStore[] store = new io.tributary.storage.StateStore[1];
             try (OperatorHarness h = new OperatorHarness(
-                    at, view -> new MaterializeOperator(NODE, view, files ? () -> store[0].newSortedFile() : null))) {
+                    at,
+                    view -> new MaterializeOperator(NODE, view, files ? () -> store[0].newSortedFile() : null, 1))) {
                 store[0] = h.store();
                 for (int from = 0; from < order.length; from += 64) {
                     int n = Math.min(64, order.length - from);
@@ -335,10 +336,12 @@ class MaterializeOperatorTest {
      * out of key order, deletes, updates (in one chunk and across chunks), a key deleted and
      * inserted again, a key below an earlier pending write, rows a restore drops, and rows met by
      * the epoch barrier at which the job joins the epochs (read back into the pending writes under
-     * the later writes of their keys); later epochs write no files.
+     * the later writes of their keys); later epochs write no files. Files are ingested, or read
+     * back at every barrier when smaller than the minimum.
      */
-    @Test
-    void decodedRowsWrittenToFilesStoreWhatPendingWritesStore() throws java.io.IOException {
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, MaterializeOperator.MIN_INGESTED_PAIRS})
+    void decodedRowsWrittenToFilesStoreWhatPendingWritesStore(long minIngestedPairs) throws java.io.IOException {
         List<Object[]> rows = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
             rows.add(row(
@@ -365,10 +368,12 @@ class MaterializeOperatorTest {
         List<String> stored = new ArrayList<>();
         List<List<String>> emitted = new ArrayList<>();
         for (boolean files : new boolean[] {false, true}) {
-            Path at = dir.resolve(files ? "files" : "pending");
+            Path at = dir.resolve((files ? "files-" : "pending-") + minIngestedPairs);
             io.tributary.storage.StateStore[] store = new io.tributary.storage.StateStore[1];
             try (OperatorHarness h = new OperatorHarness(
-                    at, view -> new MaterializeOperator(NODE, view, files ? () -> store[0].newSortedFile() : null))) {
+                    at,
+                    view -> new MaterializeOperator(
+                            NODE, view, files ? () -> store[0].newSortedFile() : null, minIngestedPairs))) {
                 store[0] = h.store();
                 for (int from = 0; from < 300; from += 50) {
                     List<Object[]> chunk = new ArrayList<>();
