@@ -120,6 +120,15 @@ final class PendingWrites {
     }
 
     /**
+     * Whether {@code k} was written since the last flush. A read through the pending writes, as
+     * {@link #beforeRead}.
+     */
+    boolean writtenSinceFlush(StoreKey k) {
+        beforeRead();
+        return pending.containsKey(k);
+    }
+
+    /**
      * The write of {@code k} since the last flush, else the one handed over at it; null: neither.
      * Only after {@link #beforeRead} (since the last write).
      */
