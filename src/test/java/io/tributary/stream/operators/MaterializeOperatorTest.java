@@ -245,8 +245,11 @@ class MaterializeOperatorTest {
      * the pending writes: the stored bytes and the changes passed on equal those of the pending
      * path, also with rows out of key order (those fall back to the pending writes) and with a
      * change-log delete and update in the same interval of keys the file holds (the pending
-     * writes win). Rows written to a file but not checkpointed are dropped by a restore and leave
-     * no file behind; an epoch barrier meeting such rows stores them through the pending writes.
+     * writes win), and with a committed key deleted and then stored again right after a
+     * checkpoint, also after a lower key (both stored rows sort above the empty file but not above
+     * the pending delete, so they must be pending writes too). Rows written to a file but not
+     * checkpointed are dropped by a restore and leave no file behind; an epoch barrier meeting
+     * such rows stores them through the pending writes.
      */
     @Test
     void storedSnapshotRowsWrittenToFilesStoreWhatPendingWritesStore() throws java.io.IOException {
@@ -315,18 +318,38 @@ class MaterializeOperatorTest {
                 byte[][] v = {values.get(order[200])};
                 h.push(0, Chunk.ofStored(layout, p, v, 1)).restore();
                 assertEquals(rows.size() - 2, storedBytes(h).size());
+
+                // right after a checkpoint (no file yet): a change-log delete of a committed key, then its
+                // stored row again, is above every key of the (empty) file but not above the pending delete
+                h.delete(0, rows.get(order[280])).push(0, stored(layout, pks, values, order[280]));
+                h.checkpoint();
+                assertEquals(rows.size() - 2, storedBytes(h).size());
+                stored.add(String.join(",", storedBytes(h)));
+                // the same with a lower key first, which the file would take and then the re-insert above it
+                h.delete(0, rows.get(order[295]))
+                        .push(0, stored(layout, pks, values, order[290]))
+                        .push(0, stored(layout, pks, values, order[295]));
+                h.checkpoint();
+                assertEquals(rows.size() - 1, storedBytes(h).size());
+                stored.add(String.join(",", storedBytes(h)));
                 // written to a file, then met by an epoch barrier (the job joined the epochs): stored
                 h.push(0, Chunk.ofStored(layout, p, v, 1)).barrier();
-                assertEquals(rows.size() - 1, storedBytes(h).size());
+                assertEquals(rows.size(), storedBytes(h).size());
                 stored.add(String.join(",", storedBytes(h)));
                 try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(at.resolve("state.ingest"))) {
                     assertEquals(List.of(), left.toList());
                 }
             }
         }
-        assertEquals(stored.get(0), stored.get(2));
-        assertEquals(stored.get(1), stored.get(3));
+        for (int i = 0; i < stored.size() / 2; i++) {
+            assertEquals(stored.get(i), stored.get(stored.size() / 2 + i));
+        }
         assertEquals(emitted.get(0), emitted.get(1));
+    }
+
+    /** A chunk of the one stored row {@code i}. */
+    private static Chunk stored(io.tributary.stream.StoredLayout layout, List<byte[]> pks, List<byte[]> values, int i) {
+        return Chunk.ofStored(layout, new byte[][] {pks.get(i)}, new byte[][] {values.get(i)}, 1);
     }
 
     /**
@@ -334,7 +357,8 @@ class MaterializeOperatorTest {
      * key written since the last barrier to a file the checkpoint ingests before the pending
      * writes; the stored bytes and the changes passed on equal those of the pending path, with rows
      * out of key order, deletes, updates (in one chunk and across chunks), a key deleted and
-     * inserted again, a key below an earlier pending write, rows a restore drops, and rows met by
+     * inserted again (also right after a checkpoint, with no file yet, alone and after a lower key:
+     * below the pending delete, so pending too), rows a restore drops, and rows met by
      * the epoch barrier at which the job joins the epochs (read back into the pending writes under
      * the later writes of their keys); later epochs write no files. Files are ingested, or read
      * back at every barrier when smaller than the minimum.
@@ -399,7 +423,7 @@ class MaterializeOperatorTest {
                 updated[3] = -1L;
                 h.delete(0, rows.get(order[200]), rows.get(order[290]));
                 h.push(0, new Chunk(new Op[] {Op.DELETE, Op.INSERT}, new Object[][] {rows.get(order[250]), updated}));
-                // below the highest pending write (order[290]), above the file's last key: pending
+                // above the file's last key (order[299]) and the highest pending write (order[290]): the file
                 h.insert(0, rows.get(order[300]));
                 h.checkpoint();
                 assertEquals(300 - 2 + 1, storedBytes(h).size());
@@ -409,6 +433,22 @@ class MaterializeOperatorTest {
                 h.insert(0, rows.get(order[301]), rows.get(order[302])).restore();
                 assertEquals(299, storedBytes(h).size());
 
+                // right after a checkpoint (no file yet): a committed key deleted, then inserted again in a
+                // later chunk, is above every key of the (empty) file but not above the pending delete:
+                // pending, else the checkpoint would apply the delete after the file's insert
+                Object[] back = rows.get(order[280]).clone();
+                back[3] = -3L;
+                h.delete(0, rows.get(order[280])).insert(0, back).checkpoint();
+                assertEquals(299, storedBytes(h).size());
+                stored.add(String.join(",", storedBytes(h)));
+                // the same with a lower key first, which the file would take and then the re-insert above it
+                h.delete(0, rows.get(order[270]))
+                        .insert(0, rows.get(order[200]))
+                        .insert(0, rows.get(order[270]))
+                        .checkpoint();
+                assertEquals(300, storedBytes(h).size());
+                stored.add(String.join(",", storedBytes(h)));
+
                 // the epoch barrier at which the job goes live meets a file: its rows are stored,
                 // under the later writes of their keys
                 Object[] changed = rows.get(order[320]).clone();
@@ -417,7 +457,7 @@ class MaterializeOperatorTest {
                 h.delete(0, rows.get(order[310]), rows.get(order[320])).insert(0, changed);
                 assertEquals(files ? 2 : 3, h.heldChanges());
                 h.barrier();
-                assertEquals(299 + 2, storedBytes(h).size());
+                assertEquals(300 + 2, storedBytes(h).size());
                 // live from here on: later epochs write no files
                 h.insert(0, rows.get(order[340]), rows.get(order[350])).barrier();
                 stored.add(String.join(",", storedBytes(h)));
@@ -427,8 +467,9 @@ class MaterializeOperatorTest {
                 }
             }
         }
-        assertEquals(stored.get(0), stored.get(2));
-        assertEquals(stored.get(1), stored.get(3));
+        for (int i = 0; i < stored.size() / 2; i++) {
+            assertEquals(stored.get(i), stored.get(stored.size() / 2 + i));
+        }
         assertEquals(emitted.get(0), emitted.get(1));
     }
 
