@@ -283,6 +283,16 @@ public final class MaterializeOperator implements Operator {
     }
 
     /**
+     * Makes no more files and puts no more rows in this interval's: the job's joining epoch, which
+     * foreground writers wait for, would pace and sync them (its rows go to the pending writes,
+     * the file's earlier rows are read back under them at the barrier).
+     */
+    @Override
+    public void onJoinLive() {
+        files = null;
+    }
+
+    /**
      * Hands this interval's file of rows to a checkpoint's writes, which apply it before the
      * pending writes flushed here; a file too small to ingest ({@link #MIN_INGESTED_PAIRS}) is
      * read back into the pending writes, as below. The first epoch barrier (the job joined the epochs, whose

@@ -360,7 +360,8 @@ class MaterializeOperatorTest {
      * inserted again (also right after a checkpoint, with no file yet, alone and after a lower key:
      * below the pending delete, so pending too), rows a restore drops, and rows met by
      * the epoch barrier at which the job joins the epochs (read back into the pending writes under
-     * the later writes of their keys); later epochs write no files. Files are ingested, or read
+     * the later writes of their keys); from the moment the job joins the live flow
+     * ({@code onJoinLive}) no row goes to a file, and later epochs write no files. Files are ingested, or read
      * back at every barrier when smaller than the minimum.
      */
     @org.junit.jupiter.params.ParameterizedTest
@@ -394,10 +395,16 @@ class MaterializeOperatorTest {
         for (boolean files : new boolean[] {false, true}) {
             Path at = dir.resolve((files ? "files-" : "pending-") + minIngestedPairs);
             io.tributary.storage.StateStore[] store = new io.tributary.storage.StateStore[1];
+            MaterializeOperator[] op = new MaterializeOperator[1];
+            List<io.tributary.storage.SortedFile> made = new ArrayList<>();
+            java.util.function.Supplier<io.tributary.storage.SortedFile> newFile = () -> {
+                io.tributary.storage.SortedFile f = store[0].newSortedFile();
+                made.add(f);
+                return f;
+            };
             try (OperatorHarness h = new OperatorHarness(
                     at,
-                    view -> new MaterializeOperator(
-                            NODE, view, files ? () -> store[0].newSortedFile() : null, minIngestedPairs))) {
+                    view -> op[0] = new MaterializeOperator(NODE, view, files ? newFile : null, minIngestedPairs))) {
                 store[0] = h.store();
                 for (int from = 0; from < 300; from += 50) {
                     List<Object[]> chunk = new ArrayList<>();
@@ -449,13 +456,23 @@ class MaterializeOperatorTest {
                 assertEquals(300, storedBytes(h).size());
                 stored.add(String.join(",", storedBytes(h)));
 
-                // the epoch barrier at which the job goes live meets a file: its rows are stored,
-                // under the later writes of their keys
+                // the epoch barrier at which the job goes live meets a file of rows read before the job
+                // joined: they are stored, under the later writes of their keys
                 Object[] changed = rows.get(order[320]).clone();
                 changed[2] = null;
-                h.insert(0, rows.get(order[310]), rows.get(order[320]), rows.get(order[330]));
+                h.insert(0, rows.get(order[310]), rows.get(order[320]));
+                assertEquals(files ? 0 : 2, h.heldChanges());
+                int filesMade = made.size();
+                // the joining epoch, which foreground writers wait for, writes no file: its rows, even
+                // those above the file's last key, are pending writes
+                op[0].onJoinLive();
+                h.insert(0, rows.get(order[330]));
                 h.delete(0, rows.get(order[310]), rows.get(order[320])).insert(0, changed);
-                assertEquals(files ? 2 : 3, h.heldChanges());
+                assertEquals(3, h.heldChanges());
+                assertEquals(filesMade, made.size());
+                if (files) {
+                    assertEquals(2, made.get(filesMade - 1).pairs());
+                }
                 h.barrier();
                 assertEquals(300 + 2, storedBytes(h).size());
                 // live from here on: later epochs write no files
