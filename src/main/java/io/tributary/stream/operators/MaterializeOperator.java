@@ -44,6 +44,12 @@ public final class MaterializeOperator implements Operator {
      */
     public static final long MIN_INGESTED_PAIRS = 4096;
 
+    /**
+     * {@code -Dtributary.min_ingested_pairs=N} replaces {@link #MIN_INGESTED_PAIRS} for a server's
+     * views (1: every file with rows is ingested, so crash tests cover its ingestion).
+     */
+    public static final String MIN_INGESTED_PAIRS_PROPERTY = "tributary.min_ingested_pairs";
+
     private final int[] keyColumns;
     private final DataType[] types;
     /** Per field, the Java class of its canonical values; a value of another class is converted. */
@@ -91,7 +97,7 @@ public final class MaterializeOperator implements Operator {
      *     go to ({@code StateStore.newSortedFile}, which may answer null); null: no files
      */
     public MaterializeOperator(MaterializeNode node, ReadView committed, Supplier<SortedFile> files) {
-        this(node, committed, files, MIN_INGESTED_PAIRS);
+        this(node, committed, files, Long.getLong(MIN_INGESTED_PAIRS_PROPERTY, MIN_INGESTED_PAIRS));
     }
 
     /**
