@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.function.BiConsumer;
-import org.rocksdb.Options;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.SstFileReader;
@@ -97,9 +96,9 @@ final class RocksSortedFile implements SortedFile {
     @Override
     public void forEach(BiConsumer<byte[], byte[]> sink) {
         Path file = finishedPath();
-        try (Options options = new Options(shared.dbOptions(), shared.cfOptions());
-                SstFileReader reader = new SstFileReader(options);
-                ReadOptions read = new ReadOptions()) {
+        // a file read once and deleted: its blocks stay out of the store's shared block cache
+        try (SstFileReader reader = new SstFileReader(shared.sstReaderOptions());
+                ReadOptions read = new ReadOptions().setFillCache(false)) {
             reader.open(file.toString());
             try (SstFileReaderIterator it = reader.newIterator(read)) {
                 for (it.seekToFirst(); it.isValid(); it.next()) {
