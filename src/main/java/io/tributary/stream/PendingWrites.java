@@ -120,11 +120,13 @@ final class PendingWrites {
     }
 
     /**
-     * Whether {@code k} was written since the last flush. A read through the pending writes, as
-     * {@link #beforeRead}.
+     * Whether {@code k} was written since the last flush. Moves the writes held in arrival order
+     * into {@link #pending} for the rest of the epoch, but is not a read through the pending
+     * writes ({@link #beforeRead}): it neither needs the last flush's writes nor keeps the table
+     * from appending in later epochs.
      */
     boolean writtenSinceFlush(StoreKey k) {
-        beforeRead();
+        stopAppending();
         return pending.containsKey(k);
     }
 
