@@ -301,7 +301,8 @@ public final class MaterializeOperator implements Operator {
     /**
      * Hands this interval's file of rows to a checkpoint's writes, which apply it before the
      * pending writes flushed here; a file too small to ingest ({@link #MIN_INGESTED_PAIRS}) is
-     * read back into the pending writes, as below. The first epoch barrier (the job joined the epochs, whose
+     * read back into the pending writes, as below, and when it held fewer rows than the pending
+     * writes the view makes no more files. The first epoch barrier (the job joined the epochs, whose
      * writes take no files) ends the files: the rows its file holds (made from the change log
      * read since the last checkpoint) are read back into the pending writes, under any later
      * write of their keys, and later rows go to the pending writes.
@@ -315,6 +316,11 @@ public final class MaterializeOperator implements Operator {
                 file.finish();
                 writes.ingest(file);
             } else {
+                if (writes.takesFiles() && file.pairs() < rows.pendingCount()) {
+                    // most of the interval's rows came out of key order (an aggregate's groups, in hash
+                    // order): later files would be as small, each made, synced and read back for nothing
+                    files = null;
+                }
                 file.finish();
                 file.forEach(rows::putUnlessWritten);
                 file.close();
