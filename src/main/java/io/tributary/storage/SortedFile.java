@@ -14,7 +14,19 @@ public interface SortedFile extends AutoCloseable {
      *
      * @throws IllegalArgumentException when the key is not {@linkplain #above above} the last key put
      */
-    void put(byte[] key, int keyLength, byte[] value);
+    default void put(byte[] key, int keyLength, byte[] value) {
+        put(key, keyLength, value, value.length);
+    }
+
+    /** As {@link #put(byte[], int, byte[])} of the first {@code valueLength} bytes of {@code value}. */
+    void put(byte[] key, int keyLength, byte[] value, int valueLength);
+
+    /**
+     * Hands every pair put to {@code sink} in key order, as new arrays: for a finished file that
+     * will not be ingested after all, whose pairs go elsewhere. Only between {@link #finish} and
+     * {@link #close}.
+     */
+    void forEach(java.util.function.BiConsumer<byte[], byte[]> sink);
 
     /** Whether the first {@code keyLength} bytes of {@code key} sort after every key put so far (unsigned). */
     boolean above(byte[] key, int keyLength);

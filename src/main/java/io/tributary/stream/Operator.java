@@ -42,6 +42,13 @@ public interface Operator {
     }
 
     /**
+     * Its job is about to join the live flow: the changes from here on meet the epoch barrier the
+     * foreground writers wait for, so an operator stops work that only pays off at a checkpoint
+     * (a backfill's files). Called by the actor thread before it reads its inputs' remaining log.
+     */
+    default void onJoinLive() {}
+
+    /**
      * Releases what the operator holds outside the heap and the store (a file it was writing);
      * called once by the actor thread as it ends, after the last barrier it passed. Whatever was
      * not handed over at a barrier is dropped, as a restart drops it.

@@ -120,6 +120,17 @@ final class PendingWrites {
     }
 
     /**
+     * Whether {@code k} was written since the last flush. Moves the writes held in arrival order
+     * into {@link #pending} for the rest of the epoch, but is not a read through the pending
+     * writes ({@link #beforeRead}): it neither needs the last flush's writes nor keeps the table
+     * from appending in later epochs.
+     */
+    boolean writtenSinceFlush(StoreKey k) {
+        stopAppending();
+        return pending.containsKey(k);
+    }
+
+    /**
      * The write of {@code k} since the last flush, else the one handed over at it; null: neither.
      * Only after {@link #beforeRead} (since the last write).
      */

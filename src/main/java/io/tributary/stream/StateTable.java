@@ -181,6 +181,38 @@ public final class StateTable {
         return layout.hasTypes(valueTypes);
     }
 
+    /**
+     * Encodes into {@code out} (reset first) the store key of {@code key} (all key columns) without
+     * allocating: {@code out.array()[0, out.length())}.
+     *
+     * @return where the key's distribution key ends, for {@link StoreKey#of}
+     */
+    public int encodeStoreKey(ByteWriter out, Object[] key) {
+        return encodeInto(out, key, key.length, false, null);
+    }
+
+    /**
+     * Encodes {@code value} as this table stores values into a buffer of its own, reused by the
+     * next call: {@code array()[0, length())} of the answer, for a caller that copies it at once.
+     */
+    public ByteWriter encodeValueInScratch(Object[] value) {
+        valueCodec.encodeInto(value, valueScratch);
+        return valueScratch;
+    }
+
+    /**
+     * Puts {@code value} under the store key {@code key} (as {@link #encodeStoreKey} encodes it)
+     * unless the key was written since the last flush: for a put that came before every such write
+     * but reaches the pending writes after them (a view's row written to a file that could not be
+     * ingested). Only for a table whose distribution key is its whole key. Both arrays are kept.
+     */
+    public void putUnlessWritten(byte[] key, byte[] value) {
+        StoreKey k = new StoreKey(key, key.length);
+        if (!pending.writtenSinceFlush(k)) {
+            pending.write(key, key.length, k, value);
+        }
+    }
+
     /** As {@link #put(Object[], Object[])} of a key {@link #encode encoded} by this table. */
     public void put(StoreKey key, Object[] value) {
         pending.write(key.bytes, key.distEnd, key, valueCodec.encode(value, valueScratch));

@@ -21,14 +21,19 @@ final class PairBuffer {
 
     /** As {@link #fill(byte[], byte[])} with the key's first {@code keyLength} bytes. */
     void fill(byte[] k, int keyLength, byte[] v) {
-        int need = keyLength + v.length;
+        fill(k, keyLength, v, v.length);
+    }
+
+    /** As {@link #fill(byte[], int, byte[])} with the value's first {@code valueLength} bytes. */
+    void fill(byte[] k, int keyLength, byte[] v, int valueLength) {
+        int need = keyLength + valueLength;
         if (need > pair.capacity()) {
             pair = ByteBuffer.allocateDirect(Math.max(need, pair.capacity() * 2));
             key = pair.duplicate();
             value = pair.duplicate();
         }
         pair.clear();
-        pair.put(k, 0, keyLength).put(v);
+        pair.put(k, 0, keyLength).put(v, 0, valueLength);
         key.clear().limit(keyLength);
         value.clear().position(keyLength).limit(need);
     }

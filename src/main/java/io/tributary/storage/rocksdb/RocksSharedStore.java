@@ -69,6 +69,9 @@ public final class RocksSharedStore implements SharedStore {
     private final RocksDB db;
     private final DBOptions dbOptions;
     private final ColumnFamilyOptions cfOptions;
+    /** The store's options as one object, for SST file readers (each copies them when opened). */
+    private final Options sstReaderOptions;
+
     private final LRUCache blockCache;
     private final Statistics statistics;
     private final WriteOptions syncWrite = new WriteOptions().setSync(true);
@@ -103,6 +106,7 @@ public final class RocksSharedStore implements SharedStore {
         this.db = db;
         this.dbOptions = dbOptions;
         this.cfOptions = cfOptions;
+        this.sstReaderOptions = new Options(dbOptions, cfOptions);
         this.blockCache = cache;
         this.statistics = statistics;
         this.ingestDirectory = ingestDirectory;
@@ -406,6 +410,11 @@ public final class RocksSharedStore implements SharedStore {
         return cfOptions;
     }
 
+    /** The options an {@code SstFileReader} of this store's files opens with; owned by the store. */
+    Options sstReaderOptions() {
+        return sstReaderOptions;
+    }
+
     Statistics statistics() {
         return statistics;
     }
@@ -456,6 +465,7 @@ public final class RocksSharedStore implements SharedStore {
         families.clear();
         db.close();
         syncWrite.close();
+        sstReaderOptions.close();
         dbOptions.close();
         if (rateLimiter != null) {
             rateLimiter.close();

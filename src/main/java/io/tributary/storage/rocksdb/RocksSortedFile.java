@@ -4,7 +4,11 @@ import io.tributary.storage.SortedFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.function.BiConsumer;
+import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDBException;
+import org.rocksdb.SstFileReader;
+import org.rocksdb.SstFileReaderIterator;
 
 /**
  * A {@link SortedFile} as an SST file in the store's ingest directory, written with the store's
@@ -36,7 +40,7 @@ final class RocksSortedFile implements SortedFile {
     }
 
     @Override
-    public void put(byte[] key, int keyLength, byte[] value) {
+    public void put(byte[] key, int keyLength, byte[] value, int valueLength) {
         if (!above(key, keyLength)) {
             throw new IllegalArgumentException("sorted file keys must ascend");
         }
@@ -47,7 +51,7 @@ final class RocksSortedFile implements SortedFile {
             if (writer == null) {
                 writer = shared.openSst(path);
             }
-            pair.fill(key, keyLength, value);
+            pair.fill(key, keyLength, value, valueLength);
             writer.put(pair.key, pair.value);
             // the file's size is a JNI call: asked every so many pairs
             if ((++pairs & (PACE_EVERY_PAIRS - 1)) == 0) {
@@ -87,6 +91,24 @@ final class RocksSortedFile implements SortedFile {
             throw RocksStateStore.storageError(e);
         }
         finished = true;
+    }
+
+    @Override
+    public void forEach(BiConsumer<byte[], byte[]> sink) {
+        Path file = finishedPath();
+        // a file read once and deleted: its blocks stay out of the store's shared block cache
+        try (SstFileReader reader = new SstFileReader(shared.sstReaderOptions());
+                ReadOptions read = new ReadOptions().setFillCache(false)) {
+            reader.open(file.toString());
+            try (SstFileReaderIterator it = reader.newIterator(read)) {
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    sink.accept(it.key(), it.value());
+                }
+                it.status();
+            }
+        } catch (RocksDBException e) {
+            throw RocksStateStore.storageError(e);
+        }
     }
 
     /** The finished file, for an ingestion. */

@@ -1,5 +1,6 @@
 package io.tributary.stream.operators;
 
+import io.tributary.common.codec.ByteWriter;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.Interval;
 import io.tributary.common.types.Values;
@@ -18,6 +19,7 @@ import io.tributary.stream.StateWrites;
 import io.tributary.stream.StoredLayout;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Supplier;
@@ -34,6 +36,20 @@ import java.util.function.Supplier;
  * view's column types; the changes passed on carry the same canonical rows.
  */
 public final class MaterializeOperator implements Operator {
+    /**
+     * Fewer pairs than this in an interval's file are read back into the pending writes rather
+     * than ingested: a view whose rows come in no useful order (an aggregate's groups) puts only
+     * the few that happen to ascend in a file, and a tiny file per actor and checkpoint would add
+     * to level 0's file count, which triggers compactions.
+     */
+    public static final long MIN_INGESTED_PAIRS = 4096;
+
+    /**
+     * {@code -Dtributary.min_ingested_pairs=N} replaces {@link #MIN_INGESTED_PAIRS} for a server's
+     * views (1: every file with rows is ingested, so crash tests cover its ingestion).
+     */
+    public static final String MIN_INGESTED_PAIRS_PROPERTY = "tributary.min_ingested_pairs";
+
     private final int[] keyColumns;
     private final DataType[] types;
     /** Per field, the Java class of its canonical values; a value of another class is converted. */
@@ -56,6 +72,19 @@ public final class MaterializeOperator implements Operator {
     private SortedFile file;
     /** The store key of the stored row being written, reused. */
     private byte[] storedKey = new byte[64];
+    /** The store key of the decoded row being written while files are made, reused. */
+    private final ByteWriter keyScratch = new ByteWriter(64);
+    /**
+     * The highest store key written to the pending writes since the last barrier, in its first
+     * {@link #highestPendingLength} bytes (-1: none) while files are made: a put goes to the file
+     * only above it, so the file holds the first write of each of its keys in the interval and
+     * every later one is a pending write, which the checkpoint applies after the file.
+     */
+    private byte[] highestPending = new byte[64];
+
+    private int highestPendingLength = -1;
+    /** See {@link #MIN_INGESTED_PAIRS}. */
+    private final long minIngestedPairs;
 
     /** @param committed the latest committed state, read when the view's rows are looked up; not closed here */
     public MaterializeOperator(MaterializeNode node, ReadView committed) {
@@ -68,7 +97,18 @@ public final class MaterializeOperator implements Operator {
      *     go to ({@code StateStore.newSortedFile}, which may answer null); null: no files
      */
     public MaterializeOperator(MaterializeNode node, ReadView committed, Supplier<SortedFile> files) {
+        this(node, committed, files, Long.getLong(MIN_INGESTED_PAIRS_PROPERTY, MIN_INGESTED_PAIRS));
+    }
+
+    /**
+     * As {@link #MaterializeOperator(MaterializeNode, ReadView, Supplier)} with files of fewer
+     * than {@code minIngestedPairs} pairs read back into the pending writes at a checkpoint (see
+     * {@link #MIN_INGESTED_PAIRS}).
+     */
+    public MaterializeOperator(
+            MaterializeNode node, ReadView committed, Supplier<SortedFile> files, long minIngestedPairs) {
         this.files = files;
+        this.minIngestedPairs = minIngestedPairs;
         List<Field> fields = node.fields();
         this.keyColumns = node.streamKey().clone();
         this.key = new Object[keyColumns.length];
@@ -95,6 +135,10 @@ public final class MaterializeOperator implements Operator {
             out.forward(chunk);
             return;
         }
+        if (files != null) {
+            writeToFile(chunk, out);
+            return;
+        }
         for (int i = 0; i < chunk.size(); i++) {
             Object[] row = canonicalize(chunk.row(i));
             for (int k = 0; k < key.length; k++) {
@@ -107,6 +151,75 @@ public final class MaterializeOperator implements Operator {
             }
             out.emit(chunk.op(i), row);
         }
+    }
+
+    /**
+     * The decoded path of a backfilling job's view: each key is encoded once into a reused buffer;
+     * an INSERT whose key sorts after every key written since the last barrier (a join's rows,
+     * made in the order its big side's snapshot is read, which is the view's key order when the
+     * view is keyed by that side's key) goes to this interval's file, any other change to the
+     * pending writes.
+     */
+    private void writeToFile(Chunk chunk, Output out) {
+        for (int i = 0; i < chunk.size(); i++) {
+            Object[] row = canonicalize(chunk.row(i));
+            for (int k = 0; k < key.length; k++) {
+                key[k] = row[keyColumns[k]];
+            }
+            Op op = chunk.op(i);
+            int distEnd = rows.encodeStoreKey(keyScratch, key);
+            byte[] k = keyScratch.array();
+            int length = keyScratch.length();
+            if (op == Op.INSERT && fileTakes(k, length)) {
+                ByteWriter value = rows.encodeValueInScratch(row);
+                file.put(k, length, value.array(), value.length());
+            } else {
+                notePending(k, length);
+                StateTable.StoreKey storeKey = StateTable.StoreKey.of(Arrays.copyOf(k, length), distEnd);
+                if (op == Op.INSERT) {
+                    rows.put(storeKey, row);
+                } else if (!replacedNext(chunk, i)) {
+                    rows.delete(storeKey);
+                }
+            }
+            out.emit(op, row);
+        }
+    }
+
+    /**
+     * Whether a put of the first {@code length} bytes of {@code k} goes to this interval's file
+     * (opened here): above the file's last key and every pending write since the last barrier.
+     */
+    private boolean fileTakes(byte[] k, int length) {
+        if (files == null) {
+            return false;
+        }
+        if (highestPendingLength >= 0
+                && Arrays.compareUnsigned(k, 0, length, highestPending, 0, highestPendingLength) <= 0) {
+            return false;
+        }
+        if (file == null) {
+            file = files.get();
+            if (file == null) {
+                // the store makes no files (a worker's recording store): not asked again for every row
+                files = null;
+                return false;
+            }
+        }
+        return file.above(k, length);
+    }
+
+    /** Records a pending write of the first {@code length} bytes of {@code k} (see {@link #highestPending}). */
+    private void notePending(byte[] k, int length) {
+        if (highestPendingLength >= 0
+                && Arrays.compareUnsigned(k, 0, length, highestPending, 0, highestPendingLength) <= 0) {
+            return;
+        }
+        if (highestPending.length < length) {
+            highestPending = new byte[Math.max(length, highestPending.length * 2)];
+        }
+        System.arraycopy(k, 0, highestPending, 0, length);
+        highestPendingLength = length;
     }
 
     /**
@@ -150,19 +263,13 @@ public final class MaterializeOperator implements Operator {
 
     /**
      * Writes a stored snapshot row to this interval's file when its key sorts after the file's last
-     * one (a backfill reads each vnode in key order, vnode after vnode, so all do), else to the
-     * pending writes. Either way every later write of the key in this interval, a change-log row
-     * of its vnode, goes to the pending writes, which the checkpoint applies after the files.
+     * one and every pending write of the interval (a backfill reads each vnode in key order, vnode
+     * after vnode, so nearly all do), else to the pending writes. Either way every later write of
+     * the key in this interval, a change-log row of its vnode, goes to the pending writes, which
+     * the checkpoint applies after the files.
      */
     private void putStored(byte[] pk, byte[] value) {
-        if (files != null && file == null) {
-            file = files.get();
-            if (file == null) {
-                // the store makes no files (a worker's recording store): not asked again for every row
-                files = null;
-            }
-        }
-        if (file == null) {
+        if (files == null) {
             rows.putStored(pk, value);
             return;
         }
@@ -171,31 +278,59 @@ public final class MaterializeOperator implements Operator {
             storedKey = new byte[Math.max(length, storedKey.length * 2)];
         }
         rows.storedKey(pk, storedKey);
-        if (file.above(storedKey, length)) {
+        if (fileTakes(storedKey, length)) {
             file.put(storedKey, length, value);
         } else {
+            if (files != null) {
+                notePending(storedKey, length);
+            }
             rows.putStored(pk, value);
         }
     }
 
     /**
-     * Hands this interval's file of stored rows to a checkpoint's writes, which apply it before
-     * the pending writes flushed here. Stored rows are a snapshot's, read only before the job
-     * joins the epochs, so an epoch barrier meeting a file with rows is a bug.
+     * Makes no more files and puts no more rows in this interval's: the job's joining epoch, which
+     * foreground writers wait for, would pace and sync them (its rows go to the pending writes,
+     * the file's earlier rows are read back under them at the barrier).
+     */
+    @Override
+    public void onJoinLive() {
+        files = null;
+    }
+
+    /**
+     * Hands this interval's file of rows to a checkpoint's writes, which apply it before the
+     * pending writes flushed here; a file too small to ingest ({@link #MIN_INGESTED_PAIRS}) is
+     * read back into the pending writes, as below, and when it held fewer rows than the pending
+     * writes the view makes no more files. The first epoch barrier (the job joined the epochs, whose
+     * writes take no files) ends the files: the rows its file holds (made from the change log
+     * read since the last checkpoint) are read back into the pending writes, under any later
+     * write of their keys, and later rows go to the pending writes.
      */
     @Override
     public void onBarrier(Barrier barrier, Output out, StateWrites writes) {
         if (file != null) {
             if (file.pairs() == 0) {
                 file.close();
-            } else if (writes.takesFiles()) {
+            } else if (writes.takesFiles() && file.pairs() >= minIngestedPairs) {
                 file.finish();
                 writes.ingest(file);
             } else {
-                throw new IllegalStateException("snapshot rows written to a file met an epoch barrier");
+                if (writes.takesFiles() && file.pairs() < rows.pendingCount()) {
+                    // most of the interval's rows came out of key order (an aggregate's groups, in hash
+                    // order): later files would be as small, each made, synced and read back for nothing
+                    files = null;
+                }
+                file.finish();
+                file.forEach(rows::putUnlessWritten);
+                file.close();
             }
             file = null;
         }
+        if (!writes.takesFiles()) {
+            files = null;
+        }
+        highestPendingLength = -1;
         rows.flush(writes);
     }
 

@@ -270,6 +270,11 @@ final class Actor {
                     } else if (message instanceof JoinLive join) {
                         BackfillInput backfill = in.backfill();
                         if (!backfill.live()) {
+                            for (Node node : nodes) {
+                                if (node.op != null) {
+                                    node.op.onJoinLive();
+                                }
+                            }
                             backfill.joinLive(join.upTo(), c -> pushFrom(backfill.node(), c));
                         }
                     } else {

@@ -329,6 +329,28 @@ class RocksStateStoreTest extends StateStoreContractTest {
         }
     }
 
+    /**
+     * A finished file read back ({@code forEach}) hands over its pairs in key order, values cut to
+     * the length put, and its close leaves no file behind; the store stays unchanged.
+     */
+    @Test
+    void finishedSortedFileReadsBackInKeyOrder() throws IOException {
+        SortedFile f = store.newSortedFile();
+        f.put(b("a1"), 1, b("1"));
+        f.put(b("b"), 1, b("22x"), 2);
+        f.put(b("c"), 1, b("3"));
+        f.finish();
+        List<String> read = new ArrayList<>();
+        f.forEach((k, v) ->
+                read.add(new String(k, StandardCharsets.UTF_8) + "=" + new String(v, StandardCharsets.UTF_8)));
+        f.close();
+        assertEquals(List.of("a=1", "b=22", "c=3"), read);
+        assertEquals(List.of(), listNames(dir.resolve("rocks.ingest")));
+        try (ReadView v = store.snapshot()) {
+            assertEquals(List.of(), scan(v, Keyspace.DATA, b("a"), b("zz")));
+        }
+    }
+
     /** A finished file of {@code pairs} ("key=value", ascending). */
     private SortedFile sorted(String... pairs) {
         SortedFile f = store.newSortedFile();

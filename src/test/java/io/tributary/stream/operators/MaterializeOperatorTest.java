@@ -245,8 +245,11 @@ class MaterializeOperatorTest {
      * the pending writes: the stored bytes and the changes passed on equal those of the pending
      * path, also with rows out of key order (those fall back to the pending writes) and with a
      * change-log delete and update in the same interval of keys the file holds (the pending
-     * writes win). Rows written to a file but not checkpointed are dropped by a restore and leave
-     * no file behind; an epoch barrier meeting such rows is refused.
+     * writes win), and with a committed key deleted and then stored again right after a
+     * checkpoint, also after a lower key (both stored rows sort above the empty file but not above
+     * the pending delete, so they must be pending writes too). Rows written to a file but not
+     * checkpointed are dropped by a restore and leave no file behind; an epoch barrier meeting
+     * such rows stores them through the pending writes.
      */
     @Test
     void storedSnapshotRowsWrittenToFilesStoreWhatPendingWritesStore() throws java.io.IOException {
@@ -284,7 +287,8 @@ class MaterializeOperatorTest {
             Path at = dir.resolve(files ? "files" : "pending");
             io.tributary.storage.StateStore[] store = new io.tributary.storage.StateStore[1];
             try (OperatorHarness h = new OperatorHarness(
-                    at, view -> new MaterializeOperator(NODE, view, files ? () -> store[0].newSortedFile() : null))) {
+                    at,
+                    view -> new MaterializeOperator(NODE, view, files ? () -> store[0].newSortedFile() : null, 1))) {
                 store[0] = h.store();
                 for (int from = 0; from < order.length; from += 64) {
                     int n = Math.min(64, order.length - from);
@@ -314,17 +318,234 @@ class MaterializeOperatorTest {
                 byte[][] v = {values.get(order[200])};
                 h.push(0, Chunk.ofStored(layout, p, v, 1)).restore();
                 assertEquals(rows.size() - 2, storedBytes(h).size());
-                if (files) {
-                    h.push(0, Chunk.ofStored(layout, p, v, 1));
-                    org.junit.jupiter.api.Assertions.assertThrows(IllegalStateException.class, h::barrier);
-                    h.restore();
-                }
+
+                // right after a checkpoint (no file yet): a change-log delete of a committed key, then its
+                // stored row again, is above every key of the (empty) file but not above the pending delete
+                h.delete(0, rows.get(order[280])).push(0, stored(layout, pks, values, order[280]));
+                h.checkpoint();
+                assertEquals(rows.size() - 2, storedBytes(h).size());
+                stored.add(String.join(",", storedBytes(h)));
+                // the same with a lower key first, which the file would take and then the re-insert above it
+                h.delete(0, rows.get(order[295]))
+                        .push(0, stored(layout, pks, values, order[290]))
+                        .push(0, stored(layout, pks, values, order[295]));
+                h.checkpoint();
+                assertEquals(rows.size() - 1, storedBytes(h).size());
+                stored.add(String.join(",", storedBytes(h)));
+                // written to a file, then met by an epoch barrier (the job joined the epochs): stored
+                h.push(0, Chunk.ofStored(layout, p, v, 1)).barrier();
+                assertEquals(rows.size(), storedBytes(h).size());
+                stored.add(String.join(",", storedBytes(h)));
                 try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(at.resolve("state.ingest"))) {
                     assertEquals(List.of(), left.toList());
                 }
             }
         }
-        assertEquals(stored.get(0), stored.get(1));
+        for (int i = 0; i < stored.size() / 2; i++) {
+            assertEquals(stored.get(i), stored.get(stored.size() / 2 + i));
+        }
+        assertEquals(emitted.get(0), emitted.get(1));
+    }
+
+    /**
+     * A backfilling view whose rows come mostly out of key order (an aggregate's groups, in hash
+     * order) stops making files after a checkpoint whose file held fewer rows than its pending
+     * writes; what it stores is the same.
+     */
+    @Test
+    void viewWhoseRowsComeOutOfKeyOrderStopsMakingFiles() {
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            rows.add(row("n" + i, (long) i, null, (long) i));
+        }
+        // the view's key order (vnode, then key)
+        rows.sort((a, b) -> {
+            byte[] x = pk(a);
+            byte[] y = pk(b);
+            int c = Integer.compare(io.tributary.common.VirtualNodes.of(x), io.tributary.common.VirtualNodes.of(y));
+            return c != 0 ? c : Arrays.compareUnsigned(x, y);
+        });
+        List<io.tributary.storage.SortedFile> made = new ArrayList<>();
+        io.tributary.storage.StateStore[] store = new io.tributary.storage.StateStore[1];
+        try (OperatorHarness h = new OperatorHarness(
+                dir,
+                view -> new MaterializeOperator(
+                        NODE,
+                        view,
+                        () -> {
+                            io.tributary.storage.SortedFile f = store[0].newSortedFile();
+                            made.add(f);
+                            return f;
+                        },
+                        MaterializeOperator.MIN_INGESTED_PAIRS))) {
+            store[0] = h.store();
+            // descending: the file takes the first row only
+            List<Object[]> descending = new ArrayList<>(rows.subList(0, 10));
+            java.util.Collections.reverse(descending);
+            h.insert(0, descending.toArray(Object[][]::new));
+            assertEquals(9, h.heldChanges());
+            h.checkpoint();
+            // ascending now, but no file any more
+            h.insert(0, rows.subList(10, 20).toArray(Object[][]::new));
+            assertEquals(10, h.heldChanges());
+            assertEquals(1, made.size());
+            h.checkpoint();
+            List<String> expected = new ArrayList<>();
+            for (Object[] r : rows) {
+                expected.add(Arrays.toString(r));
+            }
+            expected.sort(null);
+            assertEquals(expected, scan(h));
+        }
+    }
+
+    /** The view's encoded key of {@code row}. */
+    private static byte[] pk(Object[] row) {
+        io.tributary.common.codec.ByteWriter w = new io.tributary.common.codec.ByteWriter(32);
+        io.tributary.common.codec.KeyCodec.encode(w, List.of(DataType.TEXT, DataType.BIGINT), row, KEY);
+        return w.toByteArray();
+    }
+
+    /** A chunk of the one stored row {@code i}. */
+    private static Chunk stored(io.tributary.stream.StoredLayout layout, List<byte[]> pks, List<byte[]> values, int i) {
+        return Chunk.ofStored(layout, new byte[][] {pks.get(i)}, new byte[][] {values.get(i)}, 1);
+    }
+
+    /**
+     * A backfilling job's view writes decoded INSERTs (a join's rows) whose keys sort after every
+     * key written since the last barrier to a file the checkpoint ingests before the pending
+     * writes; the stored bytes and the changes passed on equal those of the pending path, with rows
+     * out of key order, deletes, updates (in one chunk and across chunks), a key deleted and
+     * inserted again (also right after a checkpoint, with no file yet, alone and after a lower key:
+     * below the pending delete, so pending too), rows a restore drops, and rows met by
+     * the epoch barrier at which the job joins the epochs (read back into the pending writes under
+     * the later writes of their keys); from the moment the job joins the live flow
+     * ({@code onJoinLive}) no row goes to a file, and later epochs write no files. Files are ingested, or read
+     * back at every barrier when smaller than the minimum.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(longs = {1, MaterializeOperator.MIN_INGESTED_PAIRS})
+    void decodedRowsWrittenToFilesStoreWhatPendingWritesStore(long minIngestedPairs) throws java.io.IOException {
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            rows.add(row(
+                    "n" + (i % 7), (long) i * 7919 % 1000, new BigDecimal(i + ".25"), i % 5 == 0 ? null : (long) i));
+        }
+        List<byte[]> pks = new ArrayList<>();
+        for (Object[] r : rows) {
+            io.tributary.common.codec.ByteWriter w = new io.tributary.common.codec.ByteWriter(32);
+            io.tributary.common.codec.KeyCodec.encode(w, List.of(DataType.TEXT, DataType.BIGINT), r, KEY);
+            pks.add(w.toByteArray());
+        }
+        // the view's key order (vnode, then key), as a join emits rows of a big side read in it
+        Integer[] order = new Integer[rows.size()];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> {
+            byte[] x = pks.get(a);
+            byte[] y = pks.get(b);
+            int c = Integer.compare(io.tributary.common.VirtualNodes.of(x), io.tributary.common.VirtualNodes.of(y));
+            return c != 0 ? c : Arrays.compareUnsigned(x, y);
+        });
+        java.util.Collections.reverse(Arrays.asList(order).subList(100, 120));
+        List<String> stored = new ArrayList<>();
+        List<List<String>> emitted = new ArrayList<>();
+        for (boolean files : new boolean[] {false, true}) {
+            Path at = dir.resolve((files ? "files-" : "pending-") + minIngestedPairs);
+            io.tributary.storage.StateStore[] store = new io.tributary.storage.StateStore[1];
+            MaterializeOperator[] op = new MaterializeOperator[1];
+            List<io.tributary.storage.SortedFile> made = new ArrayList<>();
+            java.util.function.Supplier<io.tributary.storage.SortedFile> newFile = () -> {
+                io.tributary.storage.SortedFile f = store[0].newSortedFile();
+                made.add(f);
+                return f;
+            };
+            try (OperatorHarness h = new OperatorHarness(
+                    at,
+                    view -> op[0] = new MaterializeOperator(NODE, view, files ? newFile : null, minIngestedPairs))) {
+                store[0] = h.store();
+                for (int from = 0; from < 300; from += 50) {
+                    List<Object[]> chunk = new ArrayList<>();
+                    for (int i = from; i < from + 50; i++) {
+                        chunk.add(rows.get(order[i]));
+                    }
+                    h.insert(0, chunk.toArray(Object[][]::new));
+                    if (from == 0) {
+                        // in the file, not held in memory
+                        assertEquals(files ? 0 : 50, h.heldChanges());
+                    }
+                    if (from == 100) {
+                        h.checkpoint();
+                    }
+                    if (from == 150) {
+                        // a change-log delete and re-insert of a key the file holds, in separate chunks
+                        Object[] again = rows.get(order[160]).clone();
+                        again[3] = -2L;
+                        h.delete(0, rows.get(order[160])).insert(0, again);
+                    }
+                }
+                Object[] updated = rows.get(order[250]).clone();
+                updated[3] = -1L;
+                h.delete(0, rows.get(order[200]), rows.get(order[290]));
+                h.push(0, new Chunk(new Op[] {Op.DELETE, Op.INSERT}, new Object[][] {rows.get(order[250]), updated}));
+                // above the file's last key (order[299]) and the highest pending write (order[290]): the file
+                h.insert(0, rows.get(order[300]));
+                h.checkpoint();
+                assertEquals(300 - 2 + 1, storedBytes(h).size());
+                stored.add(String.join(",", storedBytes(h)));
+
+                // written to a file, never checkpointed: a restore drops them
+                h.insert(0, rows.get(order[301]), rows.get(order[302])).restore();
+                assertEquals(299, storedBytes(h).size());
+
+                // right after a checkpoint (no file yet): a committed key deleted, then inserted again in a
+                // later chunk, is above every key of the (empty) file but not above the pending delete:
+                // pending, else the checkpoint would apply the delete after the file's insert
+                Object[] back = rows.get(order[280]).clone();
+                back[3] = -3L;
+                h.delete(0, rows.get(order[280])).insert(0, back).checkpoint();
+                assertEquals(299, storedBytes(h).size());
+                stored.add(String.join(",", storedBytes(h)));
+                // the same with a lower key first, which the file would take and then the re-insert above it
+                h.delete(0, rows.get(order[270]))
+                        .insert(0, rows.get(order[200]))
+                        .insert(0, rows.get(order[270]))
+                        .checkpoint();
+                assertEquals(300, storedBytes(h).size());
+                stored.add(String.join(",", storedBytes(h)));
+
+                // the epoch barrier at which the job goes live meets a file of rows read before the job
+                // joined: they are stored, under the later writes of their keys
+                Object[] changed = rows.get(order[320]).clone();
+                changed[2] = null;
+                h.insert(0, rows.get(order[310]), rows.get(order[320]));
+                assertEquals(files ? 0 : 2, h.heldChanges());
+                int filesMade = made.size();
+                // the joining epoch, which foreground writers wait for, writes no file: its rows, even
+                // those above the file's last key, are pending writes
+                op[0].onJoinLive();
+                h.insert(0, rows.get(order[330]));
+                h.delete(0, rows.get(order[310]), rows.get(order[320])).insert(0, changed);
+                assertEquals(3, h.heldChanges());
+                assertEquals(filesMade, made.size());
+                if (files) {
+                    assertEquals(2, made.get(filesMade - 1).pairs());
+                }
+                h.barrier();
+                assertEquals(300 + 2, storedBytes(h).size());
+                // live from here on: later epochs write no files
+                h.insert(0, rows.get(order[340]), rows.get(order[350])).barrier();
+                stored.add(String.join(",", storedBytes(h)));
+                emitted.add(h.takeEmitted());
+                try (java.util.stream.Stream<Path> left = java.nio.file.Files.list(at.resolve("state.ingest"))) {
+                    assertEquals(List.of(), left.toList());
+                }
+            }
+        }
+        for (int i = 0; i < stored.size() / 2; i++) {
+            assertEquals(stored.get(i), stored.get(stored.size() / 2 + i));
+        }
         assertEquals(emitted.get(0), emitted.get(1));
     }
 
