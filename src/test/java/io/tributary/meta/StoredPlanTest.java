@@ -108,10 +108,9 @@ class StoredPlanTest {
 
     /**
      * The planner of an earlier build: view {@code g} planned with that build's typing, as {@link
-     * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: session 41 before issue 12, whose
-     * numeric results were numeric(38,0); 1: session 40, whose float comparisons and casts were
-     * Java's; 2: sessions 37 to 39, whose extract of the integer fields was bigint; 3: before SUM of
-     * a BIGINT became NUMERIC, session 37).
+     * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: session 40, whose numeric results were
+     * numeric(38,0) and whose float comparisons and casts were Java's; 1: sessions 37 to 39, whose
+     * extract of the integer fields was bigint; 2: before SUM of a BIGINT became NUMERIC, session 37).
      */
     private static Function<Catalog, ViewPlanner> earlierBuild(int build) {
         return catalog -> plannerWith(
@@ -196,7 +195,7 @@ class StoredPlanTest {
 
     @Test
     void aViewWithABigintSumThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
-        try (Connection c = open(earlierBuild(3));
+        try (Connection c = open(earlierBuild(2));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, v BIGINT)");
             st.execute("INSERT INTO t SELECT x, x * 1000 FROM generate_series(1, 100) AS s(x)");
@@ -231,7 +230,7 @@ class StoredPlanTest {
     void aViewWithABigintExtractThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query =
                 "SELECT extract(year FROM d) AS y, sum(v) AS s, count(*) AS c FROM t GROUP BY extract(year FROM d)";
-        try (Connection c = open(earlierBuild(2));
+        try (Connection c = open(earlierBuild(1));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, d DATE, v BIGINT)");
             st.execute("INSERT INTO t SELECT x, DATE '2020-01-01' + x * 100, x FROM generate_series(1, 20) AS s(x)");
@@ -269,7 +268,7 @@ class StoredPlanTest {
     @Test
     void aViewWithFloatComparisonsAndNumericCastsThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT e::numeric AS n, count(*) AS c, sum(id) AS s FROM t WHERE d > 0 GROUP BY e::numeric";
-        try (Connection c = open(earlierBuild(1));
+        try (Connection c = open(earlierBuild(0));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, d DOUBLE PRECISION, e DOUBLE PRECISION)");
             st.execute(
@@ -303,7 +302,7 @@ class StoredPlanTest {
     }
 
     /**
-     * A view session 41's build created before issue 12's fix, whose {@code x::numeric} was
+     * A view session 40's build created, whose {@code x::numeric} was
      * numeric(38,0) so that its filter compared with 2.5 cast to 2, keeps that build's plan, column
      * type and answers after the upgrade, through inserts, deletes, RENAME and REFRESH, while a view
      * created now compares the fraction and has a {@code numeric} column (NumericMathDifferentialTest).
