@@ -95,6 +95,43 @@ class NumericMathDifferentialTest {
                     + " trunc(n, 1) = -2.4 AS d, sqrt(abs(n)) > 1.55 AS e, ln(abs(n)) < 0.9 AS f,"
                     + " power(abs(n), 0.5) BETWEEN 1.55 AND 1.6 AS g FROM nc ORDER BY id");
 
+    /**
+     * COALESCE, CASE, NULLIF, GREATEST, LEAST and UNION of a numeric result (a sum of a
+     * numeric(12,2), {@code x::numeric}) beside an integer constant, and comparisons of them with
+     * fractions: a COALESCE of such a sum was XX000 ("failed to preserve datatypes") once numeric
+     * results were unconstrained, also in a LATERAL sub-query.
+     */
+    private static final List<String> COMMON_TYPES = List.of(
+            "CREATE TABLE nco (oid INT PRIMARY KEY, eid INT, amount NUMERIC(12,2))",
+            "CREATE TABLE ncm (id INT PRIMARY KEY, f DOUBLE PRECISION, n NUMERIC, i INT)",
+            "INSERT INTO nco VALUES (1, 1, 2.50), (2, 1, 3.25), (3, 3, NULL)",
+            "INSERT INTO ncm VALUES (1, 0.3, 2.4, 7), (2, 2.5, NULL, NULL), (3, 1e10, 123456.789, -3)",
+            "SELECT coalesce(sum(amount), 0) AS s FROM nco",
+            "SELECT coalesce(sum(amount), 0) AS s, coalesce(sum(amount), 0.5) AS h FROM nco WHERE eid = 5",
+            "SELECT coalesce(sum(amount), 0.00) AS a, coalesce(sum(amount), 0::numeric) AS b,"
+                    + " coalesce(avg(amount), 0) AS c, coalesce(sum(amount), 0) > 5.5 AS d,"
+                    + " coalesce(sum(amount), 0) + 0.001 AS e, coalesce(sum(amount) * 1.5, 0) AS f FROM nco",
+            "SELECT coalesce(sum(n), 0) AS a, coalesce(avg(i), 0) AS b, coalesce(sum(amount), sum(n), 0) AS c"
+                    + " FROM ncm, nco",
+            "SELECT m.id, o.s FROM ncm m, LATERAL (SELECT coalesce(sum(amount), 0) AS s FROM nco WHERE eid = m.id) o"
+                    + " ORDER BY m.id",
+            "SELECT * FROM (SELECT coalesce(sum(amount), 0) AS s FROM nco) t WHERE s > 5.5",
+            "SELECT id, coalesce(sum(amount), 0) AS s FROM ncm LEFT JOIN nco ON eid = id GROUP BY id"
+                    + " HAVING coalesce(sum(amount), 0) < 1 ORDER BY id",
+            "SELECT id, CASE WHEN id = 2 THEN 1 ELSE sum(amount) END AS a,"
+                    + " CASE WHEN id = 2 THEN 1 ELSE sum(amount) END > 5.5 AS b, nullif(sum(amount), 0) AS c,"
+                    + " nullif(sum(amount), 5.75) AS d, greatest(sum(amount), 0) AS e, greatest(sum(amount), 0) > 5.7 AS f,"
+                    + " least(sum(amount), 6) AS g FROM ncm, nco GROUP BY id ORDER BY id",
+            "SELECT id, coalesce(f::numeric, 0) AS a, coalesce(f::numeric, 1) > 0.5 AS b,"
+                    + " CASE WHEN id = 1 THEN f::numeric ELSE 0 END AS c,"
+                    + " CASE WHEN id = 1 THEN f::numeric ELSE 0 END > 0.25 AS d, nullif(f::numeric, 2.5) AS e,"
+                    + " greatest(f::numeric, 1) AS g, least(f::numeric, 1, n) AS h, coalesce(round(n, 1), 0) AS k,"
+                    + " coalesce(exp(i::numeric), 0) AS l FROM ncm ORDER BY id",
+            "SELECT sum(amount) AS x FROM nco UNION ALL SELECT 0 ORDER BY 1",
+            "SELECT x FROM (SELECT f::numeric AS x FROM ncm UNION ALL SELECT 7) u WHERE x > 2.45 ORDER BY 1",
+            "SELECT x FROM (SELECT sum(amount) AS x FROM nco UNION SELECT 2.345::numeric) u ORDER BY 1",
+            "SELECT array_agg(coalesce(f::numeric, 0) ORDER BY id) AS a FROM ncm");
+
     /** A view filtered and keyed by numeric results: what PostgreSQL's query gives after writes. */
     private static final String FILTERED = "SELECT id, e::numeric AS en, exp(n) AS ex, extract(second FROM ts) AS s,"
             + " round(n, 1) AS r FROM ncv WHERE e::numeric > 0.25 AND extract(second FROM ts) < 2.5"
@@ -122,6 +159,43 @@ class NumericMathDifferentialTest {
     void numericResultsCompareWithFractionsAsPostgres() {
         List<String> mismatches = pair.mismatches(COMPARISONS);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    @Test
+    void numericResultsBesideIntegersAnswerAsPostgres() {
+        List<String> mismatches = pair.mismatches(COMMON_TYPES);
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    /**
+     * A view of COALESCE, CASE, NULLIF and GREATEST of numeric results beside integers, filtered by
+     * one compared with a fraction, holds what PostgreSQL's query gives after writes.
+     */
+    @Test
+    void viewOfNumericResultsBesideIntegersHoldsWhatPostgresQueryGives() throws Exception {
+        String query = "SELECT eid, coalesce(sum(amount), 0) AS s, greatest(sum(amount), 0) AS g,"
+                + " coalesce(max(amount), 0) AS mx, count(*) AS c FROM ncvo GROUP BY eid";
+        String filtered = "SELECT id, coalesce(f::numeric, 0) AS c, CASE WHEN id = 1 THEN f::numeric ELSE 0 END AS k,"
+                + " greatest(f::numeric, 1) AS g, nullif(f::numeric, 2.5) AS nn FROM ncvm"
+                + " WHERE coalesce(f::numeric, 1) > 0.25";
+        pair.both("CREATE TABLE ncvo (oid INT PRIMARY KEY, eid INT, amount NUMERIC(12,2))");
+        pair.both("CREATE TABLE ncvm (id INT PRIMARY KEY, f DOUBLE PRECISION)");
+        pair.both("INSERT INTO ncvo VALUES (1, 1, 2.50), (2, 1, 3.25), (3, 2, NULL)");
+        pair.both("INSERT INTO ncvm VALUES (1, 0.3), (2, 2.5), (3, NULL), (4, 0.2)");
+        String[] sums = pair.both("CREATE MATERIALIZED VIEW ncv_sums AS " + query);
+        assertFalse(sums[1].startsWith("ERROR"), sums[1]);
+        String[] casts = pair.both("CREATE MATERIALIZED VIEW ncv_casts AS " + filtered);
+        assertFalse(casts[1].startsWith("ERROR"), casts[1]);
+        pair.both("INSERT INTO ncvo VALUES (4, 2, 1.25), (5, 1, 0.01)");
+        pair.both("INSERT INTO ncvm VALUES (5, 2.75), (6, 0.26)");
+        pair.both("DELETE FROM ncvo WHERE oid = 1");
+        pair.both("DELETE FROM ncvm WHERE id = 1");
+        assertEquals(
+                SortedRows.withLabels(pair.pg, query),
+                SortedRows.withLabels(pair.tributary.connection, "SELECT * FROM ncv_sums"));
+        assertEquals(
+                SortedRows.withLabels(pair.pg, filtered),
+                SortedRows.withLabels(pair.tributary.connection, "SELECT * FROM ncv_casts"));
     }
 
     /**
