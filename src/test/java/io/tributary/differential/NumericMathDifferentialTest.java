@@ -16,7 +16,10 @@ import org.junit.jupiter.api.Test;
  * rows (labels, JDBC types and texts) or SQLSTATE must match; integers and floats keep double
  * precision. Number constants beyond the 38 integer digits of Calcite's exact types are numeric
  * all the same, and a numeric cast to a float is 22003 beyond the float's range. A materialized view with
- * the same functions holds what PostgreSQL's query gives after writes.
+ * the same functions holds what PostgreSQL's query gives after writes. Their results, and {@code
+ * x::numeric} and {@code extract}, are unconstrained numerics, so a comparison with a constant that
+ * has a fraction compares the fraction (issue 12: typed numeric(38,0), {@code 2.4::numeric > 2.5}
+ * was true), in queries and in a view's filter, whose columns are {@code numeric} in pg_attribute.
  */
 class NumericMathDifferentialTest {
     private static final String FUNCTIONS = "id, sqrt(abs(n)) AS sq, exp(n / 10) AS ex, ln(abs(n) + 1) AS ln1,"
@@ -68,6 +71,72 @@ class NumericMathDifferentialTest {
             "SELECT 1e400::float8",
             "SELECT 1e39::real");
 
+    /** Comparisons of numeric results with constants that have a fraction (issue 12). */
+    private static final List<String> COMPARISONS = List.of(
+            "CREATE TABLE nc (id INT PRIMARY KEY, e DOUBLE PRECISION, ts TIMESTAMP, n NUMERIC)",
+            "INSERT INTO nc VALUES (1, 0.3, '2020-01-01 00:00:02.4', 2.4), (2, 2.4, '2020-01-01 00:00:02.6', 2.5),"
+                    + " (3, NULL, NULL, NULL), (4, 11.5, '2020-01-01 00:00:03', -2.45)",
+            "SELECT 2.4::numeric > 2.5 AS a, 2.4::numeric < 2.5 AS b, 2.5::numeric = 2.5 AS c,"
+                    + " 2.4::numeric BETWEEN 2.3 AND 2.45 AS d, 2.4::numeric IN (2.4, 2.5) AS e,"
+                    + " 2.4::numeric IN (2, 3) AS f, 2.4::numeric <> 2 AS g, 0.3::float8::numeric = 0.3 AS h",
+            "SELECT exp(2.4) > 11.5 AS a, exp(2.4) < 11.1 AS b, abs(-2.4) < 2.5 AS c, abs(-2.4) = 2.4 AS d,"
+                    + " round(2.45, 1) = 2.5 AS e, round(2.449, 2) > 2.44 AS f, trunc(2.49, 1) = 2.4 AS g,"
+                    + " trunc(2.49) < 2.1 AS h, sqrt(2.0) BETWEEN 1.41 AND 1.42 AS i, ln(2.0) > 0.69 AS j,"
+                    + " ln(2.0) < 0.7 AS k, power(2.0, 0.5) < 1.415 AS l, power(2.0, 0.5) > 1.414 AS m,"
+                    + " round(2.45, 1) IN (2.5, 3) AS n",
+            "SELECT id FROM nc WHERE e::numeric = 0.3 ORDER BY id",
+            "SELECT id FROM nc WHERE e::numeric IN (0.3, 2.4) ORDER BY id",
+            "SELECT id FROM nc WHERE e::numeric BETWEEN 0.25 AND 2.45 ORDER BY id",
+            "SELECT id FROM nc WHERE extract(second FROM ts) > 2.5 ORDER BY id",
+            "SELECT id FROM nc WHERE extract(second FROM ts) BETWEEN 2.3 AND 2.5 ORDER BY id",
+            "SELECT id, extract(second FROM ts) = 2.4 AS a, extract(epoch FROM ts) < 1577836802.5 AS b FROM nc"
+                    + " ORDER BY id",
+            "SELECT id, exp(n) > 11.5 AS a, abs(n) IN (2.4, 2.45) AS b, round(n, 1) = 2.5 AS c,"
+                    + " trunc(n, 1) = -2.4 AS d, sqrt(abs(n)) > 1.55 AS e, ln(abs(n)) < 0.9 AS f,"
+                    + " power(abs(n), 0.5) BETWEEN 1.55 AND 1.6 AS g FROM nc ORDER BY id");
+
+    /**
+     * COALESCE, CASE, NULLIF, GREATEST, LEAST and UNION of a numeric result (a sum of a
+     * numeric(12,2), {@code x::numeric}) beside an integer constant, and comparisons of them with
+     * fractions: a COALESCE of such a sum was XX000 ("failed to preserve datatypes") once numeric
+     * results were unconstrained, also in a LATERAL sub-query.
+     */
+    private static final List<String> COMMON_TYPES = List.of(
+            "CREATE TABLE nco (oid INT PRIMARY KEY, eid INT, amount NUMERIC(12,2))",
+            "CREATE TABLE ncm (id INT PRIMARY KEY, f DOUBLE PRECISION, n NUMERIC, i INT)",
+            "INSERT INTO nco VALUES (1, 1, 2.50), (2, 1, 3.25), (3, 3, NULL)",
+            "INSERT INTO ncm VALUES (1, 0.3, 2.4, 7), (2, 2.5, NULL, NULL), (3, 1e10, 123456.789, -3)",
+            "SELECT coalesce(sum(amount), 0) AS s FROM nco",
+            "SELECT coalesce(sum(amount), 0) AS s, coalesce(sum(amount), 0.5) AS h FROM nco WHERE eid = 5",
+            "SELECT coalesce(sum(amount), 0.00) AS a, coalesce(sum(amount), 0::numeric) AS b,"
+                    + " coalesce(avg(amount), 0) AS c, coalesce(sum(amount), 0) > 5.5 AS d,"
+                    + " coalesce(sum(amount), 0) + 0.001 AS e, coalesce(sum(amount) * 1.5, 0) AS f FROM nco",
+            "SELECT coalesce(sum(n), 0) AS a, coalesce(avg(i), 0) AS b, coalesce(sum(amount), sum(n), 0) AS c"
+                    + " FROM ncm, nco",
+            "SELECT m.id, o.s FROM ncm m, LATERAL (SELECT coalesce(sum(amount), 0) AS s FROM nco WHERE eid = m.id) o"
+                    + " ORDER BY m.id",
+            "SELECT * FROM (SELECT coalesce(sum(amount), 0) AS s FROM nco) t WHERE s > 5.5",
+            "SELECT id, coalesce(sum(amount), 0) AS s FROM ncm LEFT JOIN nco ON eid = id GROUP BY id"
+                    + " HAVING coalesce(sum(amount), 0) < 1 ORDER BY id",
+            "SELECT id, CASE WHEN id = 2 THEN 1 ELSE sum(amount) END AS a,"
+                    + " CASE WHEN id = 2 THEN 1 ELSE sum(amount) END > 5.5 AS b, nullif(sum(amount), 0) AS c,"
+                    + " nullif(sum(amount), 5.75) AS d, greatest(sum(amount), 0) AS e, greatest(sum(amount), 0) > 5.7 AS f,"
+                    + " least(sum(amount), 6) AS g FROM ncm, nco GROUP BY id ORDER BY id",
+            "SELECT id, coalesce(f::numeric, 0) AS a, coalesce(f::numeric, 1) > 0.5 AS b,"
+                    + " CASE WHEN id = 1 THEN f::numeric ELSE 0 END AS c,"
+                    + " CASE WHEN id = 1 THEN f::numeric ELSE 0 END > 0.25 AS d, nullif(f::numeric, 2.5) AS e,"
+                    + " greatest(f::numeric, 1) AS g, least(f::numeric, 1, n) AS h, coalesce(round(n, 1), 0) AS k,"
+                    + " coalesce(exp(i::numeric), 0) AS l FROM ncm ORDER BY id",
+            "SELECT sum(amount) AS x FROM nco UNION ALL SELECT 0 ORDER BY 1",
+            "SELECT x FROM (SELECT f::numeric AS x FROM ncm UNION ALL SELECT 7) u WHERE x > 2.45 ORDER BY 1",
+            "SELECT x FROM (SELECT sum(amount) AS x FROM nco UNION SELECT 2.345::numeric) u ORDER BY 1",
+            "SELECT array_agg(coalesce(f::numeric, 0) ORDER BY id) AS a FROM ncm");
+
+    /** A view filtered and keyed by numeric results: what PostgreSQL's query gives after writes. */
+    private static final String FILTERED = "SELECT id, e::numeric AS en, exp(n) AS ex, extract(second FROM ts) AS s,"
+            + " round(n, 1) AS r FROM ncv WHERE e::numeric > 0.25 AND extract(second FROM ts) < 2.5"
+            + " OR abs(n) IN (2.4, 2.45) OR sqrt(abs(n)) BETWEEN 1.55 AND 1.58";
+
     private static PostgresPair pair;
 
     @BeforeAll
@@ -84,6 +153,73 @@ class NumericMathDifferentialTest {
     void answersAsPostgres() {
         List<String> mismatches = pair.mismatches(STATEMENTS);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    @Test
+    void numericResultsCompareWithFractionsAsPostgres() {
+        List<String> mismatches = pair.mismatches(COMPARISONS);
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    @Test
+    void numericResultsBesideIntegersAnswerAsPostgres() {
+        List<String> mismatches = pair.mismatches(COMMON_TYPES);
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    /**
+     * A view of COALESCE, CASE, NULLIF and GREATEST of numeric results beside integers, filtered by
+     * one compared with a fraction, holds what PostgreSQL's query gives after writes.
+     */
+    @Test
+    void viewOfNumericResultsBesideIntegersHoldsWhatPostgresQueryGives() throws Exception {
+        String query = "SELECT eid, coalesce(sum(amount), 0) AS s, greatest(sum(amount), 0) AS g,"
+                + " coalesce(max(amount), 0) AS mx, count(*) AS c FROM ncvo GROUP BY eid";
+        String filtered = "SELECT id, coalesce(f::numeric, 0) AS c, CASE WHEN id = 1 THEN f::numeric ELSE 0 END AS k,"
+                + " greatest(f::numeric, 1) AS g, nullif(f::numeric, 2.5) AS nn FROM ncvm"
+                + " WHERE coalesce(f::numeric, 1) > 0.25";
+        pair.both("CREATE TABLE ncvo (oid INT PRIMARY KEY, eid INT, amount NUMERIC(12,2))");
+        pair.both("CREATE TABLE ncvm (id INT PRIMARY KEY, f DOUBLE PRECISION)");
+        pair.both("INSERT INTO ncvo VALUES (1, 1, 2.50), (2, 1, 3.25), (3, 2, NULL)");
+        pair.both("INSERT INTO ncvm VALUES (1, 0.3), (2, 2.5), (3, NULL), (4, 0.2)");
+        String[] sums = pair.both("CREATE MATERIALIZED VIEW ncv_sums AS " + query);
+        assertFalse(sums[1].startsWith("ERROR"), sums[1]);
+        String[] casts = pair.both("CREATE MATERIALIZED VIEW ncv_casts AS " + filtered);
+        assertFalse(casts[1].startsWith("ERROR"), casts[1]);
+        pair.both("INSERT INTO ncvo VALUES (4, 2, 1.25), (5, 1, 0.01)");
+        pair.both("INSERT INTO ncvm VALUES (5, 2.75), (6, 0.26)");
+        pair.both("DELETE FROM ncvo WHERE oid = 1");
+        pair.both("DELETE FROM ncvm WHERE id = 1");
+        assertEquals(
+                SortedRows.withLabels(pair.pg, query),
+                SortedRows.withLabels(pair.tributary.connection, "SELECT * FROM ncv_sums"));
+        assertEquals(
+                SortedRows.withLabels(pair.pg, filtered),
+                SortedRows.withLabels(pair.tributary.connection, "SELECT * FROM ncv_casts"));
+    }
+
+    /**
+     * A view whose filter compares numeric results with fractions holds what PostgreSQL's query
+     * gives after inserts and deletes; its numeric result columns are {@code numeric}, as
+     * PostgreSQL's view's, in pg_attribute.
+     */
+    @Test
+    void viewFilteredByNumericResultsHoldsWhatPostgresQueryGives() throws Exception {
+        pair.both("CREATE TABLE ncv (id INT PRIMARY KEY, e DOUBLE PRECISION, ts TIMESTAMP, n NUMERIC)");
+        pair.both("INSERT INTO ncv VALUES (1, 0.3, '2020-01-01 00:00:02.4', 1), (2, 0.2, '2020-01-01 00:00:02.4', 2.4),"
+                + " (3, 0.3, '2020-01-01 00:00:02.6', 2.5)");
+        String[] created = pair.both("CREATE MATERIALIZED VIEW ncv_f AS " + FILTERED);
+        assertFalse(created[1].startsWith("ERROR"), created[1]);
+        String types = "SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute"
+                + " WHERE attrelid = 'ncv_f'::regclass AND attnum > 0 ORDER BY attnum";
+        assertEquals(SortedRows.of(pair.pg, types), SortedRows.of(pair.tributary.connection, types));
+        pair.both("INSERT INTO ncv VALUES (4, 2.4, '2020-01-01 00:00:02.2', -2.45), (5, 0.1, NULL, 2.44),"
+                + " (6, NULL, '2020-01-01 00:00:01.5', 2.4999)");
+        pair.both("DELETE FROM ncv WHERE id IN (1, 2)");
+        pair.both("INSERT INTO ncv VALUES (7, 0.26, '2020-01-01 00:00:02.49', 0)");
+        assertEquals(
+                SortedRows.withLabels(pair.pg, FILTERED),
+                SortedRows.withLabels(pair.tributary.connection, "SELECT * FROM ncv_f"));
     }
 
     /** A view over the functions holds what PostgreSQL's query gives, after an insert, an update and a delete. */

@@ -108,9 +108,9 @@ class StoredPlanTest {
 
     /**
      * The planner of an earlier build: view {@code g} planned with that build's typing, as {@link
-     * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: session 40, whose float comparisons
-     * and casts were Java's; 1: sessions 37 to 39, whose extract of the integer fields was bigint;
-     * 2: before SUM of a BIGINT became NUMERIC, session 37).
+     * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: session 40, whose numeric results were
+     * numeric(38,0) and whose float comparisons and casts were Java's; 1: sessions 37 to 39, whose
+     * extract of the integer fields was bigint; 2: before SUM of a BIGINT became NUMERIC, session 37).
      */
     private static Function<Catalog, ViewPlanner> earlierBuild(int build) {
         return catalog -> plannerWith(
@@ -299,6 +299,58 @@ class StoredPlanTest {
             assertEquals(maintained, rows(st, "SELECT n, c, s FROM g2 ORDER BY n"));
             assertEquals("0.3:3:10", rows(st, "SELECT n, c, s FROM h ORDER BY n"));
         }
+    }
+
+    /**
+     * A view session 40's build created, whose {@code x::numeric} was
+     * numeric(38,0) so that its filter compared with 2.5 cast to 2, keeps that build's plan, column
+     * type and answers after the upgrade, through inserts, deletes, RENAME and REFRESH, while a view
+     * created now compares the fraction and has a {@code numeric} column (NumericMathDifferentialTest).
+     */
+    @Test
+    void aViewWithNumericResultsTypedAsIntegersThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
+        String query = "SELECT id, e::numeric AS n FROM t WHERE e::numeric > 2.5";
+        try (Connection c = open(earlierBuild(0));
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id INT PRIMARY KEY, e DOUBLE PRECISION)");
+            st.execute("INSERT INTO t VALUES (1, 2.4), (2, 2.6), (3, 1.5)");
+            st.execute("CREATE MATERIALIZED VIEW g AS " + query);
+            assertEquals("numeric(38,0)", attributeType(st, "g"));
+            assertEquals("1:2.4 2:2.6", rows(st, "SELECT id, n FROM g ORDER BY id"));
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("INSERT INTO t VALUES (4, 2.3), (5, 2.7)");
+            st.execute("DELETE FROM t WHERE id = 2");
+            awaitEquals(st, 3, "SELECT count(*) FROM g");
+            assertEquals("1:2.4 4:2.3 5:2.7", rows(st, "SELECT id, n FROM g ORDER BY id"));
+            assertEquals("numeric(38,0)", attributeType(st, "g"));
+            st.execute("CREATE MATERIALIZED VIEW h AS " + query);
+            assertEquals("5:2.7", rows(st, "SELECT id, n FROM h ORDER BY id"));
+            assertEquals("numeric", attributeType(st, "h"));
+            st.execute("ALTER MATERIALIZED VIEW g RENAME TO g2");
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("DELETE FROM t WHERE id = 1");
+            awaitEquals(st, 2, "SELECT count(*) FROM g2");
+            String maintained = rows(st, "SELECT id, n FROM g2 ORDER BY id");
+            assertEquals("4:2.3 5:2.7", maintained);
+            // what the view's plan computes from the table now equals what its state came to
+            st.execute("REFRESH MATERIALIZED VIEW g2");
+            assertEquals(maintained, rows(st, "SELECT id, n FROM g2 ORDER BY id"));
+            assertEquals("numeric(38,0)", attributeType(st, "g2"));
+        }
+    }
+
+    /** The type of column {@code n} of view {@code view}, as pg_attribute and {@code \d} show it. */
+    private static String attributeType(Statement st, String view) throws SQLException {
+        return rows(
+                st,
+                "SELECT format_type(atttypid, atttypmod) FROM pg_attribute WHERE attrelid = '" + view
+                        + "'::regclass AND attname = 'n'");
     }
 
     /** {@code sql}'s rows, columns joined by {@code :} and rows by a space. */

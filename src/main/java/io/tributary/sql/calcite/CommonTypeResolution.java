@@ -142,8 +142,7 @@ final class CommonTypeResolution {
             return node;
         }
         if (node instanceof SqlCall call && call.getOperator() == SqlInternalOperators.CAST_NOT_NULL) {
-            call.setOperand(0, keepingElementScales(call.operand(0)));
-            return call;
+            return notNullCast(call, keepingElementScales(call.operand(0)));
         }
         return ArrayFunctions.named(ArrayFunctions.NUMERIC_NAME).createCall(node.getParserPosition(), node);
     }
@@ -203,8 +202,7 @@ final class CommonTypeResolution {
             return node;
         }
         if (node instanceof SqlCall call && call.getOperator() == SqlInternalOperators.CAST_NOT_NULL) {
-            call.setOperand(0, keepingScale(call.operand(0)));
-            return call;
+            return notNullCast(call, keepingScale(call.operand(0)));
         }
         SqlParserPos pos = node.getParserPosition();
         SqlUnresolvedFunction pgNumeric = new SqlUnresolvedFunction(
@@ -215,6 +213,17 @@ final class CommonTypeResolution {
                 null,
                 SqlFunctionCategory.USER_DEFINED_FUNCTION);
         return new SqlBasicCall(pgNumeric, List.of(node), pos);
+    }
+
+    /**
+     * A new {@code CAST NOT NULL} of {@code operand} in place of {@code cast}, not {@code cast} with
+     * its operand swapped: {@link #commonType} has already derived {@code cast}'s type, which the
+     * validator keeps per node, so the swapped cast would keep its old operand's type (a {@code
+     * sum} of a numeric(12,2) is numeric(38,2)) and the COALESCE be typed by it, not as converted
+     * (Calcite's "failed to preserve datatypes", XX000).
+     */
+    private static SqlNode notNullCast(SqlCall cast, SqlNode operand) {
+        return SqlInternalOperators.CAST_NOT_NULL.createCall(cast.getParserPosition(), operand);
     }
 
     /**

@@ -36,8 +36,25 @@ final class PgJavaTypeFactory extends JavaTypeFactoryImpl {
                 : super.createType(type);
     }
 
+    /**
+     * A {@code BigDecimal} (a function's result or parameter) is PostgreSQL's unconstrained numeric,
+     * typed as such a column ({@link TypeMapping#UNCONSTRAINED_NUMERIC_SCALE}): Calcite's
+     * DECIMAL(38,0) made {@code 2.4::numeric > 2.5} compare with 2.5 cast to an integer. A type
+     * system of an earlier build ({@link TributaryTypeSystem#numericResultsUnconstrained}) keeps
+     * Calcite's.
+     */
     @Override
     public RelDataType createJavaType(Class clazz) {
+        if (clazz == java.math.BigDecimal.class
+                && getTypeSystem() instanceof TributaryTypeSystem types
+                && types.numericResultsUnconstrained()) {
+            return createTypeWithNullability(
+                    createSqlType(
+                            SqlTypeName.DECIMAL,
+                            TributaryTypeSystem.MAX_NUMERIC_PRECISION,
+                            TypeMapping.UNCONSTRAINED_NUMERIC_SCALE),
+                    true);
+        }
         if (clazz == PgJson.class || clazz == PgJsonb.class) {
             return PgJsonTypes.type(this, clazz == PgJson.class ? TypeKind.JSON : TypeKind.JSONB);
         }

@@ -12,14 +12,24 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Immutable; thread-safe.
  */
 public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
-    public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem(true);
+    public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem(true, true);
 
     /**
-     * The typing of builds before SUM of a BIGINT became NUMERIC: it was BIGINT. Only for planning a
+     * The typing of builds before session 41's fix of issue 12: a function returning {@code
+     * BigDecimal} ({@code pg_numeric}, {@code exp}, {@code extract} ...) was DECIMAL(38,0), so the
+     * other side of a comparison with it was cast to an integer. Only for planning a materialized
+     * view such a build created, whose state holds that type ({@link
+     * CalciteViewPlanner#planAsEarlierBuild}).
+     */
+    static final TributaryTypeSystem NUMERIC_RESULTS_AS_INTEGERS = new TributaryTypeSystem(true, false);
+
+    /**
+     * The typing of builds before SUM of a BIGINT became NUMERIC: it was BIGINT (and numeric
+     * results DECIMAL(38,0), as {@link #NUMERIC_RESULTS_AS_INTEGERS}). Only for planning a
      * materialized view such a build created, whose state holds bigint sums
      * ({@link CalciteViewPlanner#planAsEarlierBuild}).
      */
-    static final TributaryTypeSystem BIGINT_SUMS_AS_BIGINT = new TributaryTypeSystem(false);
+    static final TributaryTypeSystem BIGINT_SUMS_AS_BIGINT = new TributaryTypeSystem(false, false);
 
     static final int MAX_NUMERIC_PRECISION = 38;
     /** PostgreSQL's timestamps hold microseconds: six fraction digits, also when none are declared. */
@@ -28,8 +38,20 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
     /** Whether SUM of a BIGINT is NUMERIC, as in PostgreSQL; else BIGINT, as earlier builds typed it. */
     private final boolean bigintSumIsNumeric;
 
-    private TributaryTypeSystem(boolean bigintSumIsNumeric) {
+    /**
+     * Whether a function returning {@code BigDecimal} is an unconstrained NUMERIC, typed as such a
+     * column ({@link PgJavaTypeFactory}); else DECIMAL(38,0), as earlier builds typed it.
+     */
+    private final boolean numericResultsUnconstrained;
+
+    private TributaryTypeSystem(boolean bigintSumIsNumeric, boolean numericResultsUnconstrained) {
         this.bigintSumIsNumeric = bigintSumIsNumeric;
+        this.numericResultsUnconstrained = numericResultsUnconstrained;
+    }
+
+    /** Whether a function returning {@code BigDecimal} is an unconstrained NUMERIC (else DECIMAL(38,0)). */
+    boolean numericResultsUnconstrained() {
+        return numericResultsUnconstrained;
     }
 
     @Override

@@ -24,7 +24,7 @@ record ViewPlanningBuild(String name, TributaryTypeSystem types, boolean pgExtra
 
     /** The earlier builds whose views may still be stored, newest first. */
     static final List<ViewPlanningBuild> EARLIER = List.of(
-            new ViewPlanningBuild("session 40", TributaryTypeSystem.INSTANCE, true, false),
-            new ViewPlanningBuild("sessions 37 to 39", TributaryTypeSystem.INSTANCE, false, false),
+            new ViewPlanningBuild("session 40", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, true, false),
+            new ViewPlanningBuild("sessions 37 to 39", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, false, false),
             new ViewPlanningBuild("before session 37", TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT, false, false));
 }
