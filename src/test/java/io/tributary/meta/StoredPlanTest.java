@@ -108,9 +108,10 @@ class StoredPlanTest {
 
     /**
      * The planner of an earlier build: view {@code g} planned with that build's typing, as {@link
-     * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: session 40, whose numeric results were
-     * numeric(38,0) and whose float comparisons and casts were Java's; 1: sessions 37 to 39, whose
-     * extract of the integer fields was bigint; 2: before SUM of a BIGINT became NUMERIC, session 37).
+     * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: session 41, which typed numeric results
+     * numeric(38,0) and simplified a float plus zero to the float; 1: session 40, whose float comparisons and casts were Java's; 2:
+     * sessions 37 to 39, whose extract of the integer fields was bigint; 3: before SUM of a BIGINT
+     * became NUMERIC, session 37).
      */
     private static Function<Catalog, ViewPlanner> earlierBuild(int build) {
         return catalog -> plannerWith(
@@ -195,7 +196,7 @@ class StoredPlanTest {
 
     @Test
     void aViewWithABigintSumThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
-        try (Connection c = open(earlierBuild(2));
+        try (Connection c = open(earlierBuild(3));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, v BIGINT)");
             st.execute("INSERT INTO t SELECT x, x * 1000 FROM generate_series(1, 100) AS s(x)");
@@ -230,7 +231,7 @@ class StoredPlanTest {
     void aViewWithABigintExtractThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query =
                 "SELECT extract(year FROM d) AS y, sum(v) AS s, count(*) AS c FROM t GROUP BY extract(year FROM d)";
-        try (Connection c = open(earlierBuild(1));
+        try (Connection c = open(earlierBuild(2));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, d DATE, v BIGINT)");
             st.execute("INSERT INTO t SELECT x, DATE '2020-01-01' + x * 100, x FROM generate_series(1, 20) AS s(x)");
@@ -268,7 +269,7 @@ class StoredPlanTest {
     @Test
     void aViewWithFloatComparisonsAndNumericCastsThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT e::numeric AS n, count(*) AS c, sum(id) AS s FROM t WHERE d > 0 GROUP BY e::numeric";
-        try (Connection c = open(earlierBuild(0));
+        try (Connection c = open(earlierBuild(1));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, d DOUBLE PRECISION, e DOUBLE PRECISION)");
             st.execute(
@@ -302,7 +303,42 @@ class StoredPlanTest {
     }
 
     /**
-     * A view session 40's build created, whose {@code x::numeric} was
+     * A view session 41's build created over a float plus zero keeps that build's answer after the
+     * upgrade ({@code -0 + 0} simplified to {@code -0}), through inserts and a restart, while a view
+     * created now adds as PostgreSQL does ({@code 0}, SignedZeroKeysDifferentialTest).
+     */
+    @Test
+    void aViewWithAFloatPlusZeroThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
+        String query = "SELECT id, x + 0 AS s FROM t";
+        try (Connection c = open(earlierBuild(0));
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id INT PRIMARY KEY, x DOUBLE PRECISION)");
+            st.execute("INSERT INTO t VALUES (1, '-0'), (2, 1.5)");
+            st.execute("CREATE MATERIALIZED VIEW g AS " + query);
+            assertEquals("1:-0 2:1.5", rows(st, "SELECT id, s FROM g ORDER BY id"));
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("INSERT INTO t VALUES (3, '-0')");
+            awaitEquals(st, 3, "SELECT count(*) FROM g");
+            assertEquals("1:-0 2:1.5 3:-0", rows(st, "SELECT id, s FROM g ORDER BY id"));
+            st.execute("CREATE MATERIALIZED VIEW h AS " + query);
+            assertEquals("1:0 2:1.5 3:0", rows(st, "SELECT id, s FROM h ORDER BY id"));
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("INSERT INTO t VALUES (4, '-0')");
+            awaitEquals(st, 4, "SELECT count(*) FROM g");
+            assertEquals("1:-0 2:1.5 3:-0 4:-0", rows(st, "SELECT id, s FROM g ORDER BY id"));
+            awaitEquals(st, 4, "SELECT count(*) FROM h");
+            assertEquals("1:0 2:1.5 3:0 4:0", rows(st, "SELECT id, s FROM h ORDER BY id"));
+        }
+    }
+
+    /**
+     * A view session 41's build created, whose {@code x::numeric} was
      * numeric(38,0) so that its filter compared with 2.5 cast to 2, keeps that build's plan, column
      * type and answers after the upgrade, through inserts, deletes, RENAME and REFRESH, while a view
      * created now compares the fraction and has a {@code numeric} column (NumericMathDifferentialTest).

@@ -180,13 +180,14 @@ public final class CalciteViewPlanner implements ViewPlanner {
 
     /**
      * {@inheritDoc} Here: as {@link ViewPlanningBuild#EARLIER}'s build {@code build} planned: in
-     * session 41's build, numeric results ({@code pg_numeric}, {@code exp}, {@code extract} ...)
-     * became unconstrained numerics and comparisons of floats and float casts to real and numeric
-     * became PostgreSQL's (build 0 types numeric results numeric(38,0), {@link
-     * TributaryTypeSystem#NUMERIC_RESULTS_AS_INTEGERS}, as do the builds before it, and plans Java's
-     * float comparisons and {@code pg_numeric} of a float8); in session 40's, {@code extract}'s
-     * integer fields became numeric and {@code date_part}'s double precision (build 1 types them
-     * bigint); in session 37's, SUM of a BIGINT became NUMERIC (build 2 also types it {@link
+     * session 42's build, numeric results ({@code pg_numeric}, {@code exp}, {@code extract} ...)
+     * became unconstrained numerics and a float plus a constant zero became PostgreSQL's sum (build
+     * 0 types numeric results numeric(38,0), {@link TributaryTypeSystem#NUMERIC_RESULTS_AS_INTEGERS},
+     * as do the builds before it, and plans the float, {@link FloatZeroSums}); in session 41's,
+     * comparisons of floats and float casts to real and numeric became PostgreSQL's (build 1 plans
+     * Java's, and {@code pg_numeric} of a float8); in session 40's, {@code extract}'s integer fields
+     * became numeric and {@code date_part}'s double precision (build 2 types them bigint); in
+     * session 37's, SUM of a BIGINT became NUMERIC (build 3 also types it {@link
      * TributaryTypeSystem#BIGINT_SUMS_AS_BIGINT}).
      */
     @Override

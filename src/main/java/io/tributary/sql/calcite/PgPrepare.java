@@ -19,6 +19,7 @@ import org.apache.calcite.prepare.CalcitePrepareImpl;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 
 /**
  * Calcite's preparation of a JDBC statement with two changes: its validator coerces types as
@@ -71,6 +72,12 @@ final class PgPrepare extends CalcitePrepareImpl {
                 return validator;
             }
         };
+    }
+
+    /** Calcite's conversion, but a float plus a constant zero adds as PostgreSQL does ({@link FloatZeroSums}). */
+    @Override
+    protected SqlRexConvertletTable createConvertletTable() {
+        return FloatZeroSums.INSTANCE;
     }
 
     /**

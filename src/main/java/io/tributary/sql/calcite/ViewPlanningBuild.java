@@ -16,15 +16,20 @@ import java.util.List;
  *     wherever queries rewrite them, or only as builds before session 40 did ({@link ExtractCalls})
  * @param pgFloats whether comparisons of floats and casts of floats to real or numeric were
  *     PostgreSQL's ({@link PgFloatCalls}), or Java's and {@link PgFunctions#pg_numeric(Double)}'s
+ * @param pgZeroSums whether a float plus a constant zero added as PostgreSQL does ({@code -0 + 0}
+ *     is {@code 0}, {@link FloatZeroSums}), or was simplified to the float, as before session 42
  */
-record ViewPlanningBuild(String name, TributaryTypeSystem types, boolean pgExtracts, boolean pgFloats) {
+record ViewPlanningBuild(
+        String name, TributaryTypeSystem types, boolean pgExtracts, boolean pgFloats, boolean pgZeroSums) {
     /** This build: how a view created now is planned, as queries are. */
     static final ViewPlanningBuild CURRENT =
-            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true);
+            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true, true);
 
     /** The earlier builds whose views may still be stored, newest first. */
     static final List<ViewPlanningBuild> EARLIER = List.of(
-            new ViewPlanningBuild("session 40", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, true, false),
-            new ViewPlanningBuild("sessions 37 to 39", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, false, false),
-            new ViewPlanningBuild("before session 37", TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT, false, false));
+            new ViewPlanningBuild("session 41", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, true, true, false),
+            new ViewPlanningBuild("session 40", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, true, false, false),
+            new ViewPlanningBuild(
+                    "sessions 37 to 39", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, false, false, false),
+            new ViewPlanningBuild("before session 37", TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT, false, false, false));
 }

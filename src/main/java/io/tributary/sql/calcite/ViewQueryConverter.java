@@ -19,6 +19,7 @@ import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.util.SqlOperatorTables;
 import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.SqlRexConvertletTable;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 
@@ -51,6 +52,8 @@ final class ViewQueryConverter {
     private final CalciteCatalogReader catalogReader;
     private final PgValidator validator;
     private final RelOptCluster cluster;
+    /** Calcite's, or {@link FloatZeroSums} where {@link ViewPlanningBuild#pgZeroSums}. */
+    private final SqlRexConvertletTable convertlets;
 
     ViewQueryConverter(Catalog catalog) {
         this(catalog, ViewPlanningBuild.CURRENT);
@@ -95,6 +98,7 @@ final class ViewQueryConverter {
         HepPlanner planner = new HepPlanner(HepProgram.builder().build());
         planner.setExecutor(new PgConstantFolding(build.pgFloats()));
         this.cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
+        this.convertlets = build.pgZeroSums() ? FloatZeroSums.INSTANCE : StandardConvertletTable.INSTANCE;
     }
 
     /** The validator of {@link #validate}, which knows the validated nodes' types. */
@@ -128,7 +132,7 @@ final class ViewQueryConverter {
                 validator,
                 catalogReader,
                 cluster,
-                StandardConvertletTable.INSTANCE,
+                convertlets,
                 SqlToRelConverter.config()
                         .withExpand(false)
                         // IN lists stay comparisons: a VALUES relation could not be maintained
