@@ -68,13 +68,7 @@ final class BetweenBoundErrors {
             if (!tokens.get(i).isWord("between")) {
                 continue;
             }
-            int start = i + 1;
-            if (start < tokens.size()
-                    && (tokens.get(start).isWord("symmetric")
-                            || tokens.get(start).isWord("asymmetric"))) {
-                start++;
-            }
-            Token wrong = wrongToken(tokens, start);
+            Token wrong = wrongToken(tokens, BetweenBoundText.lowerBoundStart(tokens, i));
             if (wrong != null) {
                 return wrong.kind() == Token.Kind.END
                         ? new TributaryException(

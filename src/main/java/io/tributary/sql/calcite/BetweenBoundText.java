@@ -34,12 +34,7 @@ final class BetweenBoundText {
             if (!tokens.get(i).isWord("between")) {
                 continue;
             }
-            int start = i + 1;
-            if (start < tokens.size()
-                    && (tokens.get(start).isWord("symmetric")
-                            || tokens.get(start).isWord("asymmetric"))) {
-                start++;
-            }
+            int start = lowerBoundStart(tokens, i);
             int and = castBoundEnd(tokens, start);
             if (and > start) {
                 inserts.add(2L * tokens.get(start).position());
@@ -47,6 +42,20 @@ final class BetweenBoundText {
             }
         }
         return ParenthesisInserts.apply(sql, inserts);
+    }
+
+    /**
+     * The index of the first token of the lower bound of the BETWEEN at token {@code between}: the
+     * next token, or the one after a SYMMETRIC or ASYMMETRIC ({@link BetweenBoundErrors} reads bounds
+     * the same way).
+     */
+    static int lowerBoundStart(List<Token> tokens, int between) {
+        int start = between + 1;
+        if (start < tokens.size()
+                && (tokens.get(start).isWord("symmetric") || tokens.get(start).isWord("asymmetric"))) {
+            start++;
+        }
+        return start;
     }
 
     /**
