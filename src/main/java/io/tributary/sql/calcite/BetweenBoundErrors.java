@@ -5,6 +5,8 @@ import io.tributary.common.TributaryException;
 import io.tributary.sql.Token;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * PostgreSQL's syntax error for a BETWEEN whose lower bound does not end at an AND ({@code x
@@ -16,37 +18,14 @@ import java.util.Set;
  * {@link SqlErrors} on the session's thread; stateless.
  */
 final class BetweenBoundErrors {
-    /** Words that are no operand and start no operand, so a bound cannot hold them outside parentheses. */
-    private static final Set<String> NOT_OPERANDS = Set.of(
-            "and",
-            "or",
-            "not",
-            "from",
-            "where",
-            "group",
-            "order",
-            "limit",
-            "offset",
-            "having",
-            "window",
-            "union",
-            "except",
-            "intersect",
-            "then",
-            "else",
-            "end",
-            "when",
-            "as",
-            "on",
-            "is",
-            "in",
-            "like",
-            "ilike",
-            "similar",
-            "between",
-            "returning",
-            "using",
-            "join");
+    /**
+     * Words that are no operand and start no operand, so a bound cannot hold them outside
+     * parentheses: {@link ReservedWordNames#EXPRESSION_ENDS} and four words that list leaves out
+     * (SIMILAR TO's, BETWEEN's, WINDOW's and USING's).
+     */
+    private static final Set<String> NOT_OPERANDS = Stream.concat(
+                    ReservedWordNames.EXPRESSION_ENDS.stream(), Stream.of("similar", "between", "window", "using"))
+            .collect(Collectors.toUnmodifiableSet());
     /** Symbols that may start an operand: PostgreSQL's prefix operators. */
     private static final Set<String> PREFIX = Set.of("-", "+", "~", "@");
     /** Symbols that end an expression rather than join two operands. */

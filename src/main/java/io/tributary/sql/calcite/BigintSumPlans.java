@@ -9,7 +9,6 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
-import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.schema.impl.AggregateFunctionImpl;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -129,21 +128,8 @@ final class BigintSumPlans {
                             visited.getType())) {
                 return visited;
             }
-            RexWindow w = visited.getWindow();
-            return rex.makeOver(
-                    visited.getType(),
-                    replacement(visited.getAggOperator().getKind()),
-                    visited.getOperands(),
-                    w.partitionKeys,
-                    w.orderKeys,
-                    w.getLowerBound(),
-                    w.getUpperBound(),
-                    w.getExclude(),
-                    w.isRows(),
-                    true,
-                    false,
-                    visited.isDistinct(),
-                    visited.ignoreNulls());
+            return WindowCalls.withFunction(
+                    rex, visited, replacement(visited.getAggOperator().getKind()), visited.getOperands());
         }
     }
 }

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
@@ -241,6 +242,25 @@ final class FloatKeyPlans {
     }
 
     /**
+     * {@code operands} with each float one that is compared with a float (of the type at its
+     * position in {@code counterparts}) through {@link PgFloatKeys}, {@code operands} itself when
+     * none is; the caller keys those counterparts alike, so {@code -0} meets {@code 0}.
+     */
+    private static List<RexNode> comparedByKeys(
+            RexBuilder rex, List<RexNode> operands, List<RelDataType> counterparts) {
+        List<RexNode> keyed = operands;
+        for (int i = 0; i < operands.size() && i < counterparts.size(); i++) {
+            if (isFloat(operands.get(i).getType()) && isFloat(counterparts.get(i))) {
+                if (keyed == operands) {
+                    keyed = new ArrayList<>(operands);
+                }
+                keyed.set(i, key(rex, operands.get(i)));
+            }
+        }
+        return keyed;
+    }
+
+    /**
      * A window's float partition keys through {@link PgFloatKeys}; a sub-query's plan rewritten as
      * the query's, and in {@code x IN (SELECT ...)} (or {@code = ANY}) each float operand and the
      * float column it is looked up in compared by their keys (the semi-join planning makes of it
@@ -263,20 +283,7 @@ final class FloatKeyPlans {
             List<RexNode> partition = window.partitionKeys.stream()
                     .map(k -> isFloat(k.getType()) ? key(rex, k) : k)
                     .toList();
-            return rex.makeOver(
-                    visited.getType(),
-                    visited.getAggOperator(),
-                    visited.getOperands(),
-                    partition,
-                    window.orderKeys,
-                    window.getLowerBound(),
-                    window.getUpperBound(),
-                    window.getExclude(),
-                    window.isRows(),
-                    true,
-                    false,
-                    visited.isDistinct(),
-                    visited.ignoreNulls());
+            return WindowCalls.withPartitionKeys(rex, visited, partition);
         }
 
         @Override
@@ -286,15 +293,10 @@ final class FloatKeyPlans {
             boolean membership = visited.getKind() == SqlKind.IN
                     || (visited.getOperator() instanceof SqlQuantifyOperator quantify
                             && quantify.comparisonKind == SqlKind.EQUALS);
-            List<RelDataTypeField> fields = plan.getRowType().getFieldList();
-            List<RexNode> operands = new ArrayList<>(visited.getOperands());
-            boolean floats = false;
-            for (int i = 0; membership && i < operands.size() && i < fields.size(); i++) {
-                if (isFloat(operands.get(i).getType()) && isFloat(fields.get(i).getType())) {
-                    operands.set(i, key(rex, operands.get(i)));
-                    floats = true;
-                }
-            }
+            List<RexNode> operands = membership
+                    ? comparedByKeys(rex, visited.getOperands(), RelOptUtil.getFieldTypeList(plan.getRowType()))
+                    : visited.getOperands();
+            boolean floats = operands != visited.getOperands();
             if (floats) {
                 plan = keyed(plan);
             }
@@ -314,14 +316,16 @@ final class FloatKeyPlans {
         @Override
         public RexNode visitCall(RexCall call) {
             RexCall visited = (RexCall) super.visitCall(call);
-            if ((visited.getKind() == SqlKind.EQUALS || visited.getKind() == SqlKind.IS_NOT_DISTINCT_FROM)
-                    && isFloat(visited.operands.get(0).getType())
-                    && isFloat(visited.operands.get(1).getType())) {
-                return visited.clone(
-                        visited.getType(),
-                        List.of(key(rex, visited.operands.get(0)), key(rex, visited.operands.get(1))));
+            if (visited.getKind() != SqlKind.EQUALS && visited.getKind() != SqlKind.IS_NOT_DISTINCT_FROM) {
+                return visited;
             }
-            return visited;
+            List<RexNode> operands = comparedByKeys(
+                    rex,
+                    visited.operands,
+                    List.of(
+                            visited.operands.get(1).getType(),
+                            visited.operands.get(0).getType()));
+            return operands == visited.operands ? visited : visited.clone(visited.getType(), operands);
         }
     }
 }

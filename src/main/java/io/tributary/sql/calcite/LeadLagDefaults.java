@@ -10,7 +10,6 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
-import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
@@ -61,23 +60,7 @@ final class LeadLagDefaults {
             operands = List.of(operands.get(0), operands.get(1), converted(over, rexBuilder));
         }
         SqlAggFunction calcite = over.getKind() == SqlKind.LEAD ? SqlStdOperatorTable.LEAD : SqlStdOperatorTable.LAG;
-        RexWindow window = over.getWindow();
-        // a lead or lag is never partial nor NULL for an empty window, so these two flags make the
-        // plain RexOver SqlToRelConverter made
-        return rexBuilder.makeOver(
-                over.getType(),
-                calcite,
-                operands,
-                window.partitionKeys,
-                window.orderKeys,
-                window.getLowerBound(),
-                window.getUpperBound(),
-                window.getExclude(),
-                window.isRows(),
-                true,
-                false,
-                over.isDistinct(),
-                over.ignoreNulls());
+        return WindowCalls.withFunction(rexBuilder, over, calcite, operands);
     }
 
     /** The default of a three-argument call as a value of the value's type. */

@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * Lets the words Calcite's Babel grammar reserves but PostgreSQL does not (PostgreSQL's unreserved
@@ -124,8 +126,12 @@ final class ReservedWordNames {
             "all");
     /** Symbols after which an expression or a list item starts. */
     private static final String START_SYMBOLS = ",(=<>+-*/%|";
-    /** Words that may follow a name that ends an expression or list item. */
-    private static final Set<String> ENDS = Set.of(
+    /**
+     * Keywords that may follow a complete expression (a clause's, an infix operator's or a CASE's
+     * next word) and that start no operand of an arithmetic one; {@link BetweenBoundErrors} stops a
+     * BETWEEN's bound at them.
+     */
+    static final Set<String> EXPRESSION_ENDS = Set.of(
             "from",
             "as",
             "and",
@@ -135,9 +141,6 @@ final class ReservedWordNames {
             "not",
             "like",
             "ilike",
-            "asc",
-            "desc",
-            "nulls",
             "where",
             "group",
             "order",
@@ -153,12 +156,15 @@ final class ReservedWordNames {
             "when",
             "returning",
             "on",
-            "join",
-            "inner",
-            "left",
-            "right",
-            "full",
-            "cross");
+            "join");
+    /**
+     * Words that may follow a name that ends an expression or list item: {@link #EXPRESSION_ENDS},
+     * an ORDER BY item's and a join's words.
+     */
+    private static final Set<String> ENDS = Stream.concat(
+                    EXPRESSION_ENDS.stream(),
+                    Stream.of("asc", "desc", "nulls", "inner", "left", "right", "full", "cross"))
+            .collect(Collectors.toUnmodifiableSet());
     /** Symbols that may follow a name that ends an expression or list item. */
     private static final String END_SYMBOLS = ",)=<>!+-*/%|:;.[";
 

@@ -208,17 +208,16 @@ final class SessionWindows {
             ImmutableList<RexFieldCollation> order,
             boolean rows) {
         boolean ordered = !order.isEmpty();
-        return rex.makeOver(
+        return WindowCalls.over(
+                rex,
                 type,
                 function,
                 args,
-                List.copyOf(partition),
-                order,
-                RexWindowBounds.UNBOUNDED_PRECEDING,
-                ordered ? RexWindowBounds.CURRENT_ROW : RexWindowBounds.UNBOUNDED_FOLLOWING,
-                rows && ordered,
-                true,
-                false,
-                false);
+                rex.makeWindow(
+                        List.copyOf(partition),
+                        order,
+                        RexWindowBounds.UNBOUNDED_PRECEDING,
+                        ordered ? RexWindowBounds.CURRENT_ROW : RexWindowBounds.UNBOUNDED_FOLLOWING,
+                        rows && ordered));
     }
 }
