@@ -205,9 +205,10 @@ final class RemoteBenchmark implements Callable<Integer> {
                                         .sum(),
                                 latencies);
                         views.load(ps);
+                        PooledLatencies pooled = new PooledLatencies();
                         List<ViewRound> one = new ArrayList<>();
                         for (int r = 1; r <= rounds; r++) {
-                            one.add(viewRound("1w" + r, views, true, ps));
+                            one.add(viewRound("1w" + r, views, true, ps, pooled));
                         }
                         children.add(child(
                                 "1",
@@ -223,9 +224,9 @@ final class RemoteBenchmark implements Callable<Integer> {
                         awaitWorkers(ts, 2);
                         List<ViewRound> two = new ArrayList<>();
                         for (int r = 1; r <= rounds; r++) {
-                            two.add(viewRound("2w" + r, views, false, ps));
+                            two.add(viewRound("2w" + r, views, false, ps, pooled));
                         }
-                        printViews(one, two);
+                        printViews(one, two, pooled);
                     }
                 } finally {
                     if (latencies != null) {
@@ -324,11 +325,22 @@ final class RemoteBenchmark implements Callable<Integer> {
     private record ViewRound(
             LatencySummary idle, RemoteViewRounds.Phase local, RemoteViewRounds.Phase remote, double postgresSeconds) {}
 
-    private static ViewRound viewRound(String tag, RemoteViewRounds views, boolean withLocal, Statement ps)
+    /**
+     * Also adds the round's latencies to {@code pooled}: idle and local rounds under {@code idle} and
+     * {@code local}, remote ones under {@code remote1} or {@code remote2} by the tag's worker count.
+     */
+    private static ViewRound viewRound(
+            String tag, RemoteViewRounds views, boolean withLocal, Statement ps, PooledLatencies pooled)
             throws SQLException {
-        LatencySummary idle = views.idle("vi" + tag);
+        double[] idleMs = views.idle("vi" + tag);
+        pooled.add("idle", idleMs);
+        LatencySummary idle = LatencySummary.of(idleMs);
         RemoteViewRounds.Phase local = withLocal ? views.backfill("l" + tag, false) : null;
+        if (local != null) {
+            pooled.add("local", local.latenciesMs());
+        }
         RemoteViewRounds.Phase remote = views.backfill("r" + tag, true);
+        pooled.add("remote" + tag.charAt(0), remote.latenciesMs());
         double pgSeconds = views.postgresSeconds(ps);
         System.err.printf(
                 "view round %s: INSERT p50 idle %.2f ms, local %s ms, remote %.2f ms; INSERT p99 idle %.2f ms,"
@@ -366,12 +378,13 @@ final class RemoteBenchmark implements Callable<Integer> {
         throw new IllegalStateException("the second worker did not register within 120 s");
     }
 
-    private void printViews(List<ViewRound> one, List<ViewRound> two) {
+    private void printViews(List<ViewRound> one, List<ViewRound> two, PooledLatencies pooled) {
         System.out.printf(
                 "bench remote views: a GROUP BY and a join view over %,d rows created together; server on core 0,"
-                        + " workers on core 1; median of %d rounds; the PostgreSQL column is its CREATE MATERIALIZED"
-                        + " VIEW of both in the same run%n",
-                rows, one.size());
+                        + " workers on core 1; median of %d rounds, and \"pooled\" rows: the p99 of every round's"
+                        + " INSERTs of a kind together (%,d idle, %,d during remote builds with 1 worker); the PostgreSQL"
+                        + " column is its CREATE MATERIALIZED VIEW of both in the same run%n",
+                rows, one.size(), pooled.samples("idle"), pooled.samples("remote1"));
         BenchTable table = new BenchTable(System.out, METRIC_WIDTH);
         table.row("view INSERT p50 idle (ms)", medianOf(one, r -> r.idle().p50Ms()), Double.NaN, "%12.2f");
         table.row(
@@ -420,6 +433,15 @@ final class RemoteBenchmark implements Callable<Integer> {
                 medianOf(two, r -> r.remote().inserts().p99Ms() / r.idle().p99Ms()),
                 Double.NaN,
                 "%12.2f");
+        double pooledIdle = pooled.p99("idle");
+        table.row("view INSERT p99 pooled: idle, local (ms)", pooledIdle, pooled.p99("local"), "%12.2f");
+        table.row("view INSERT p99 pooled: remote 1w, 2w (ms)", pooled.p99("remote1"), pooled.p99("remote2"), "%12.2f");
+        table.row(
+                "pooled p99/idle: local, remote 1w (goal 1.2)",
+                pooled.p99("local") / pooledIdle,
+                pooled.p99("remote1") / pooledIdle,
+                "%12.2f");
+        table.row("pooled p99/idle: remote 2 workers", pooled.p99("remote2") / pooledIdle, Double.NaN, "%12.2f");
         double pgRate = 2 * rows / medianOf(one, ViewRound::postgresSeconds);
         table.row(
                 "view rows/s local vs PostgreSQL CMV",

@@ -41,7 +41,11 @@ final class RemoteViewRounds {
      * One phase's INSERT latencies, the two backfills' rows/s together (NaN when the phase did not
      * finish within {@link #PHASE_LIMIT_MS}), the server's CPU seconds and the workers'.
      */
-    record Phase(LatencySummary inserts, double rowsPerSecond, double serverCpuSeconds, double workerCpuSeconds) {}
+    record Phase(double[] latenciesMs, double rowsPerSecond, double serverCpuSeconds, double workerCpuSeconds) {
+        LatencySummary inserts() {
+            return LatencySummary.of(latenciesMs);
+        }
+    }
 
     /**
      * @param rows rows of the table the views read
@@ -96,9 +100,9 @@ final class RemoteViewRounds {
         return seconds;
     }
 
-    /** INSERT latencies with no backfill running, asking {@link #created} as the backfill phases do. */
-    LatencySummary idle(String phase) throws SQLException {
-        return LatencySummary.of(RemoteBenchmark.inserts(
+    /** INSERT latencies (ms) with no backfill running, asking {@link #created} as the backfill phases do. */
+    double[] idle(String phase) throws SQLException {
+        return RemoteBenchmark.inserts(
                 insert,
                 nextId,
                 () -> {
@@ -107,7 +111,7 @@ final class RemoteViewRounds {
                 },
                 idleMs,
                 log,
-                phase));
+                phase);
     }
 
     /**
@@ -143,7 +147,7 @@ final class RemoteViewRounds {
         tributary.execute("SET background_ddl = false");
         tributary.execute("DROP MATERIALIZED VIEW " + agg);
         tributary.execute("DROP MATERIALIZED VIEW " + join);
-        return new Phase(LatencySummary.of(latencies), 2 * rows / seconds, cpu, workers);
+        return new Phase(latencies, 2 * rows / seconds, cpu, workers);
     }
 
     /** Whether no view is being created any more. */
