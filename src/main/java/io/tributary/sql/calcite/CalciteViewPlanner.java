@@ -213,8 +213,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
                 labels);
         RelNode rel = root.project();
         boolean subqueries = ViewRewrites.hasSubQuery(rel);
-        StreamPlanBuilder builder = new StreamPlanBuilder(
-                converter.cluster().getRexBuilder(), firstScan(rel), emitOnWindowClose, build.pgFloats());
+        StreamPlanBuilder builder =
+                new StreamPlanBuilder(converter.cluster().getRexBuilder(), firstScan(rel), emitOnWindowClose, build);
         try {
             StreamPlanBuilder.Translated body = builder.translate(ViewRewrites.normalise(rel));
             return builder.materialize(body, names, viewId, viewName);

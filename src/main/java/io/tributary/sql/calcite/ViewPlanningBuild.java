@@ -16,15 +16,20 @@ import java.util.List;
  *     wherever queries rewrite them, or only as builds before session 40 did ({@link ExtractCalls})
  * @param pgFloats whether comparisons of floats and casts of floats to real or numeric were
  *     PostgreSQL's ({@link PgFloatCalls}), or Java's and {@link PgFunctions#pg_numeric(Double)}'s
+ * @param pgNumericArrays whether {@code =}, {@code <>} and IS [NOT] DISTINCT FROM of numeric arrays
+ *     compare elements by value whatever their scales ({@link PgNumericArrayKey}), or by {@link
+ *     java.util.List#equals} (scales too), as builds before session 42 did
  */
-record ViewPlanningBuild(String name, TributaryTypeSystem types, boolean pgExtracts, boolean pgFloats) {
+record ViewPlanningBuild(
+        String name, TributaryTypeSystem types, boolean pgExtracts, boolean pgFloats, boolean pgNumericArrays) {
     /** This build: how a view created now is planned, as queries are. */
     static final ViewPlanningBuild CURRENT =
-            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true);
+            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true, true);
 
     /** The earlier builds whose views may still be stored, newest first. */
     static final List<ViewPlanningBuild> EARLIER = List.of(
-            new ViewPlanningBuild("session 40", TributaryTypeSystem.INSTANCE, true, false),
-            new ViewPlanningBuild("sessions 37 to 39", TributaryTypeSystem.INSTANCE, false, false),
-            new ViewPlanningBuild("before session 37", TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT, false, false));
+            new ViewPlanningBuild("session 41", TributaryTypeSystem.INSTANCE, true, true, false),
+            new ViewPlanningBuild("session 40", TributaryTypeSystem.INSTANCE, true, false, false),
+            new ViewPlanningBuild("sessions 37 to 39", TributaryTypeSystem.INSTANCE, false, false, false),
+            new ViewPlanningBuild("before session 37", TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT, false, false, false));
 }

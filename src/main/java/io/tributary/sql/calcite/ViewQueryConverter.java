@@ -93,7 +93,7 @@ final class ViewQueryConverter {
                         .withDefaultNullCollation(config.defaultNullCollation())
                         .withIdentifierExpansion(true)));
         HepPlanner planner = new HepPlanner(HepProgram.builder().build());
-        planner.setExecutor(new PgConstantFolding(build.pgFloats()));
+        planner.setExecutor(new PgConstantFolding(build));
         this.cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
     }
 
