@@ -62,7 +62,17 @@ final class NumericArrayKeyPlans {
     }
 
     private static RexNode key(RexBuilder rex, RexNode array) {
-        return isKey(array) ? array : rex.makeCall(array.getType(), KEY, List.of(array));
+        if (isKey(array)) {
+            return array;
+        }
+        // a cast between numeric arrays only sets scales (Calcite's common type of numeric(10,2)[]
+        // and numeric[] even rounds to numeric(38,0)[]); PostgreSQL compares the values as they are
+        RexNode value = array;
+        while (value.getKind() == SqlKind.CAST
+                && isNumericArray(((RexCall) value).getOperands().get(0).getType())) {
+            value = ((RexCall) value).getOperands().get(0);
+        }
+        return rex.makeCall(value.getType(), KEY, List.of(value));
     }
 
     private static boolean isNumericArray(RelDataType type) {

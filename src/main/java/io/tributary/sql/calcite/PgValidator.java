@@ -46,7 +46,8 @@ import org.apache.calcite.util.Util;
  * CommonTypeResolution#resolveValues}) before Calcite checks them: a string constant takes the type of
  * the typed values beside it, and a typed string beside a non-string is 42804. Only for a query's
  * own row type: an INSERT's source (a target row type given) is coerced to its columns as Calcite
- * does. GREATEST and LEAST resolve their arguments as CASE does. Made for every validation Tributary runs ({@link PgPrepare}, {@link ViewQueryConverter},
+ * does. GREATEST and LEAST resolve their arguments as CASE does, and an {@code ARRAY[...]} of
+ * numbers of several scales keeps each element's ({@link CommonTypeResolution#resolveArrayElements}). Made for every validation Tributary runs ({@link PgPrepare}, {@link ViewQueryConverter},
  * {@link DateIntervalSums#validator}); one instance per statement, used by the thread validating it.
  */
 final class PgValidator extends CalciteSqlValidator {
@@ -532,6 +533,11 @@ final class PgValidator extends CalciteSqlValidator {
                 && getValidatedNodeTypeIfKnown(expr) == null
                 && getTypeCoercion() instanceof PgTypeCoercion pg) {
             pg.commonTypes().resolveResults((SqlCall) expr, scope);
+        }
+        if (expr.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR
+                && getValidatedNodeTypeIfKnown(expr) == null
+                && getTypeCoercion() instanceof PgTypeCoercion pg) {
+            pg.commonTypes().resolveArrayElements((SqlCall) expr, scope);
         }
         return super.deriveType(scope, expr);
     }
