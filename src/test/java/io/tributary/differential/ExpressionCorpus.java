@@ -658,6 +658,11 @@ final class ExpressionCorpus {
         }
         out.add("SELECT id FROM ev WHERE i4 BETWEEN -20 AND 10::int8 ORDER BY id");
         out.add("SELECT id, i2 NOT BETWEEN 0::int2 AND 5 AS b, tx LIKE 'a%'::text AS l FROM ev ORDER BY id");
+        // an ARRAY[...] of numbers of several scales is numeric[], each element keeping its own scale
+        out.add("SELECT ARRAY[1.5, 2.25] AS a, ARRAY[1, 2.5] AS b, ARRAY[1.0, 2] AS c, ARRAY[-1.5, 2, NULL] AS d");
+        out.add(
+                "SELECT ARRAY[1.5::numeric(5,2), 2.25] AS a, ARRAY[1.5, 2.25::float8] AS b, (ARRAY[1.5, 2.25])[1] AS c");
+        out.add("SELECT id, ARRAY[nu, 1.5, i4] AS a FROM ev ORDER BY id");
         // array_agg of numerics of several scales keeps each value's scale
         out.add("SELECT array_agg(x ORDER BY x) FROM (VALUES (1.5), (2.25), (3)) v(x)");
     }

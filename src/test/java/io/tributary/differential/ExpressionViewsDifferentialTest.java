@@ -10,7 +10,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * views too: one view per family ({@code avg}'s scale; {@code variance}/{@code stddev} and their
  * sample and population forms; {@code lpad}/{@code rpad} with an empty fill and a signed cast's
  * label; {@code ^}, {@code power} and {@code log(b, x)} of numerics, {@code starts_with} and
- * {@code COLLATE "C"}; {@code ::} in a BETWEEN's bounds, after LIKE and IS DISTINCT FROM), created over rows and kept through inserts, updates and deletes, equals PostgreSQL's
+ * {@code COLLATE "C"}; {@code ::} in a BETWEEN's bounds, after LIKE and IS DISTINCT FROM; {@code
+ * ARRAY[...]} of numbers of several scales), created over rows and kept through inserts, updates and deletes, equals PostgreSQL's
  * answer to its query after each step: column labels and every row as text, exactly.
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
@@ -23,7 +24,7 @@ class ExpressionViewsDifferentialTest {
         "SELECT id, nu ^ 2 AS p2, abs(i2) ^ 1.5 AS p15, power(abs(nu), 0.5) AS r, i4 ^ 2 AS f,"
                 + " log(2.0, abs(nu) + 1) AS lg, starts_with(tx, 'a') AS sw, tx < 'b' COLLATE \"C\" AS lt FROM a",
         "SELECT id, i4 BETWEEN -20 AND 10::int8 AS b1, i2 NOT BETWEEN 0::int2 AND 5 AS b2, tx LIKE 'a%'::text AS l,"
-                + " i4 IS DISTINCT FROM 10::int8 AS d FROM a WHERE i4 BETWEEN SYMMETRIC 100 AND"
+                + " i4 IS DISTINCT FROM 10::int8 AS d, ARRAY[nu, 1.5, i2] AS ar FROM a WHERE i4 BETWEEN SYMMETRIC 100 AND"
                 + " -100::int8",
     };
 

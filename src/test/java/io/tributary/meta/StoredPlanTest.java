@@ -109,7 +109,8 @@ class StoredPlanTest {
     /**
      * The planner of an earlier build: view {@code g} planned with that build's typing, as {@link
      * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: session 41, which typed numeric results
-     * numeric(38,0) and simplified a float plus zero to the float; 1: session 40, whose float comparisons and casts were Java's; 2:
+     * numeric(38,0), simplified a float plus zero to the float, compared numeric arrays as lists and
+     * gave the elements of an {@code ARRAY[...]} of several scales the widest; 1: session 40, whose float comparisons and casts were Java's; 2:
      * sessions 37 to 39, whose extract of the integer fields was bigint; 3: before SUM of a BIGINT
      * became NUMERIC, session 37).
      */
@@ -378,6 +379,139 @@ class StoredPlanTest {
             st.execute("REFRESH MATERIALIZED VIEW g2");
             assertEquals(maintained, rows(st, "SELECT id, n FROM g2 ORDER BY id"));
             assertEquals("numeric(38,0)", attributeType(st, "g2"));
+        }
+    }
+
+    /**
+     * A view session 41's build created over an equality of numeric arrays (which this build plans
+     * as an equality of {@code PgNumericArrayKey}s, another plan) is planned as that build did after
+     * the upgrade and stays maintained through writes and a rename, equal to its REFRESH; a view
+     * created now answers alike (a column's {@code {2.0} = {2}} was already true).
+     */
+    @Test
+    void aViewWithNumericArrayEqualityThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
+        String query = "SELECT id FROM t WHERE a = '{2}'";
+        try (Connection c = open(earlierBuild(0));
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id INT PRIMARY KEY, a NUMERIC[])");
+            st.execute("INSERT INTO t VALUES (1, '{2}'), (2, '{2.0}'), (3, '{3}')");
+            st.execute("CREATE MATERIALIZED VIEW g AS " + query);
+            assertEquals("1 2", rows(st, "SELECT id FROM g ORDER BY id"));
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("INSERT INTO t VALUES (4, '{2}'), (5, '{2.00}')");
+            awaitEquals(st, 4, "SELECT count(*) FROM g");
+            assertEquals("1 2 4 5", rows(st, "SELECT id FROM g ORDER BY id"));
+            st.execute("CREATE MATERIALIZED VIEW h AS " + query);
+            assertEquals("1 2 4 5", rows(st, "SELECT id FROM h ORDER BY id"));
+            st.execute("ALTER MATERIALIZED VIEW g RENAME TO g2");
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("DELETE FROM t WHERE id = 1");
+            awaitEquals(st, 3, "SELECT count(*) FROM g2");
+            st.execute("REFRESH MATERIALIZED VIEW g2");
+            assertEquals("2 4 5", rows(st, "SELECT id FROM g2 ORDER BY id"));
+            assertEquals("2 4 5", rows(st, "SELECT id FROM h ORDER BY id"));
+        }
+    }
+
+    /**
+     * A view session 41's build created over {@code ARRAY[...]}s of several scales, which that build
+     * cast to one scale ({@code {1.5,2.0}}; beside a numeric column, Calcite's numeric's: {@code
+     * {1,2.2500000000000000}}) and this one types as PostgreSQL, each element keeping its own
+     * ({@code {1.5,2}}, {@code {1,2.25}}: another plan), is planned as that build did after the upgrade:
+     * it keeps its scales through inserts, deletes, a rename and a restart, equals its REFRESH, and
+     * equals its query as computed now by value ({@code =} of numeric arrays ignores scales).
+     */
+    @Test
+    void aViewWithArraysOfSeveralScalesThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
+        String query = "SELECT id, ARRAY[1.5, 2] AS k, ARRAY[x, 2.25] AS a FROM t";
+        String byValue = "SELECT count(*) FROM %s v JOIN (" + query + ") q ON v.id = q.id AND v.k = q.k AND v.a = q.a";
+        try (Connection c = open(earlierBuild(0));
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id INT PRIMARY KEY, x NUMERIC)");
+            st.execute("INSERT INTO t VALUES (1, 1), (2, 2.5)");
+            st.execute("CREATE MATERIALIZED VIEW g AS " + query);
+            assertEquals(
+                    "1:{1.5,2.0}:{1,2.2500000000000000} 2:{1.5,2.0}:{2.5,2.2500000000000000}",
+                    rows(st, "SELECT * FROM g ORDER BY id"));
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("INSERT INTO t VALUES (3, 0.125), (4, 7)");
+            st.execute("DELETE FROM t WHERE id = 1");
+            awaitEquals(st, 3, "SELECT count(*) FROM g");
+            assertEquals(
+                    "2:{1.5,2.0}:{2.5,2.2500000000000000} 3:{1.5,2.0}:{0.125,2.2500000000000000}"
+                            + " 4:{1.5,2.0}:{7,2.2500000000000000}",
+                    rows(st, "SELECT * FROM g ORDER BY id"));
+            st.execute("CREATE MATERIALIZED VIEW h AS " + query);
+            assertEquals(
+                    "2:{1.5,2}:{2.5,2.25} 3:{1.5,2}:{0.125,2.25} 4:{1.5,2}:{7,2.25}",
+                    rows(st, "SELECT * FROM h ORDER BY id"));
+            assertEquals(3, count(st, byValue.formatted("h")));
+            st.execute("ALTER MATERIALIZED VIEW g RENAME TO g2");
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("INSERT INTO t VALUES (5, 1.5)");
+            st.execute("DELETE FROM t WHERE id = 4");
+            awaitEquals(st, 5, "SELECT max(id) FROM g2");
+            String maintained = rows(st, "SELECT * FROM g2 ORDER BY id");
+            assertEquals(
+                    "2:{1.5,2.0}:{2.5,2.2500000000000000} 3:{1.5,2.0}:{0.125,2.2500000000000000}"
+                            + " 5:{1.5,2.0}:{1.5,2.2500000000000000}",
+                    maintained);
+            st.execute("REFRESH MATERIALIZED VIEW g2");
+            assertEquals(maintained, rows(st, "SELECT * FROM g2 ORDER BY id"));
+            awaitEquals(st, 5, "SELECT max(id) FROM h");
+            assertEquals(3, count(st, byValue.formatted("h")));
+        }
+    }
+
+    /**
+     * A view session 41's build created that groups by a {@code numeric[]} column and filters it with
+     * {@code <>} (which that build compared as lists) stays maintained after the upgrade: arrays
+     * differing only in scale stay one group (its state key is scale-blind), through inserts,
+     * deletes, a restart and REFRESH.
+     */
+    @Test
+    void aViewGroupingNumericArraysThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
+        String query = "SELECT cardinality(a) AS n, a[1]::float8 AS k, count(*) AS c, sum(id) AS s FROM t"
+                + " WHERE a <> '{3}' GROUP BY a";
+        try (Connection c = open(earlierBuild(0));
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id INT PRIMARY KEY, a NUMERIC[])");
+            st.execute("INSERT INTO t VALUES (1, '{2}'), (2, '{2.0}'), (3, '{3}'), (4, '{1.5,NULL}')");
+            st.execute("CREATE MATERIALIZED VIEW g AS " + query);
+            assertEquals("2:1.5:1:4 1:2:2:3", rows(st, "SELECT * FROM g ORDER BY k"));
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("INSERT INTO t VALUES (5, '{2.00}'), (6, '{1.50,NULL}')");
+            st.execute("DELETE FROM t WHERE id = 1");
+            awaitEquals(st, 17, "SELECT sum(s) FROM g");
+            assertEquals("2:1.5:2:10 1:2:2:7", rows(st, "SELECT * FROM g ORDER BY k"));
+            st.execute("CREATE MATERIALIZED VIEW h AS " + query);
+            assertEquals("2:1.5:2:10 1:2:2:7", rows(st, "SELECT * FROM h ORDER BY k"));
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("DELETE FROM t WHERE id = 2");
+            awaitEquals(st, 15, "SELECT sum(s) FROM g");
+            String maintained = rows(st, "SELECT * FROM g ORDER BY k");
+            assertEquals("2:1.5:2:10 1:2:1:5", maintained);
+            st.execute("REFRESH MATERIALIZED VIEW g");
+            assertEquals(maintained, rows(st, "SELECT * FROM g ORDER BY k"));
+            assertEquals(maintained, rows(st, "SELECT * FROM (" + query + ") q ORDER BY k"));
         }
     }
 

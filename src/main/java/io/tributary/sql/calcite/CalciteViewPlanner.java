@@ -183,7 +183,10 @@ public final class CalciteViewPlanner implements ViewPlanner {
      * session 42's build, numeric results ({@code pg_numeric}, {@code exp}, {@code extract} ...)
      * became unconstrained numerics and a float plus a constant zero became PostgreSQL's sum (build
      * 0 types numeric results numeric(38,0), {@link TributaryTypeSystem#NUMERIC_RESULTS_AS_INTEGERS},
-     * as do the builds before it, and plans the float, {@link FloatZeroSums}); in session 41's,
+     * as do the builds before it, and plans the float, {@link FloatZeroSums}), and numeric arrays
+     * came to compare by value and {@code ARRAY[...]} to keep each element's scale (build 0 and all
+     * before it compare them as lists and give every element the widest scale, {@link
+     * ViewPlanningBuild#pgNumericArrays}); in session 41's,
      * comparisons of floats and float casts to real and numeric became PostgreSQL's (build 1 plans
      * Java's, and {@code pg_numeric} of a float8); in session 40's, {@code extract}'s integer fields
      * became numeric and {@code date_part}'s double precision (build 2 types them bigint); in
@@ -217,8 +220,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
                 labels);
         RelNode rel = root.project();
         boolean subqueries = ViewRewrites.hasSubQuery(rel);
-        StreamPlanBuilder builder = new StreamPlanBuilder(
-                converter.cluster().getRexBuilder(), firstScan(rel), emitOnWindowClose, build.pgFloats());
+        StreamPlanBuilder builder =
+                new StreamPlanBuilder(converter.cluster().getRexBuilder(), firstScan(rel), emitOnWindowClose, build);
         try {
             StreamPlanBuilder.Translated body = builder.translate(ViewRewrites.normalise(rel));
             return builder.materialize(body, names, viewId, viewName);

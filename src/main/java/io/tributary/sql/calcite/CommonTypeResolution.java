@@ -134,6 +134,22 @@ final class CommonTypeResolution {
     }
 
     /**
+     * PostgreSQL's {@code ARRAY[...]} of exact numbers of different types or scales, one at least
+     * a NUMERIC ({@code ARRAY[1.5, 2.25]}, {@code ARRAY[1, 2.5]}): an unconstrained {@code
+     * numeric[]} whose elements keep their own scales, where Calcite casts all to the widest scale
+     * ({@code {1.50,2.25}}). Each element then goes through {@code pg_numeric}, which keeps its
+     * value's scale. Called by {@link PgValidator} before Calcite derives the constructor's type.
+     */
+    void resolveArrayElements(SqlCall constructor, SqlValidatorScope scope) {
+        if (!ownScales(scope, constructor.getOperandList(), false)) {
+            return;
+        }
+        for (int i = 0; i < constructor.operandCount(); i++) {
+            constructor.setOperand(i, keepingScale(constructor.operand(i)));
+        }
+    }
+
+    /**
      * {@code node} through {@code pg_numeric_array} (inside the {@code CAST NOT NULL} of Calcite's
      * COALESCE rewrite, which stays outermost); a NULL as it is.
      */

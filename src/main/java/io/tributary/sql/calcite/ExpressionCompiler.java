@@ -40,18 +40,18 @@ import org.apache.calcite.util.TimestampString;
  */
 final class ExpressionCompiler {
     private final RexBuilder rexBuilder;
-    /** Whether floats compare and cast as PostgreSQL's ({@link PgArithmetic#PgArithmetic(RexBuilder, boolean)}). */
-    private final boolean pgFloats;
+    /** Whose comparisons and casts to compile ({@link PgArithmetic#PgArithmetic(RexBuilder, ViewPlanningBuild)}). */
+    private final ViewPlanningBuild build;
 
     /** A compiler with PostgreSQL's semantics throughout, as queries compute. */
     ExpressionCompiler(RexBuilder rexBuilder) {
-        this(rexBuilder, true);
+        this(rexBuilder, ViewPlanningBuild.CURRENT);
     }
 
-    /** A compiler with Java's float comparisons and casts unless {@code pgFloats}, as an earlier build's view. */
-    ExpressionCompiler(RexBuilder rexBuilder, boolean pgFloats) {
+    /** A compiler with {@code build}'s comparisons and casts, as that build's view computed. */
+    ExpressionCompiler(RexBuilder rexBuilder, ViewPlanningBuild build) {
         this.rexBuilder = rexBuilder;
-        this.pgFloats = pgFloats;
+        this.build = build;
     }
 
     /**
@@ -75,7 +75,7 @@ final class ExpressionCompiler {
             return new Literal(canonical(literal, type), type);
         }
         RexNode checked =
-                remapped.accept(new PgArithmetic(rexBuilder, pgFloats)).accept(new ViewTimestamptzCasts(rexBuilder));
+                remapped.accept(new PgArithmetic(rexBuilder, build)).accept(new ViewTimestamptzCasts(rexBuilder));
         List<DataType> columnTypes = fields.stream().map(Field::type).toList();
         return CompiledExpression.compile(rexBuilder, checked, rowType(fields, checked), columnTypes);
     }

@@ -72,17 +72,16 @@ final class PgArithmetic extends RexShuttle {
     private final PgScalarCalls scalars;
 
     PgArithmetic(RexBuilder rexBuilder) {
-        this(rexBuilder, true);
+        this(rexBuilder, ViewPlanningBuild.CURRENT);
     }
 
     /**
-     * @param pgFloats whether comparisons of floats and their casts to real or numeric get
-     *     PostgreSQL's answers ({@link PgFloatCalls}); false only to plan a view as a build before
-     *     session 41 did ({@link ViewPlanningBuild}), which left them Java's
+     * @param build whose comparisons and casts to give (floats: {@link PgFloatCalls}; numeric
+     *     arrays: {@link PgNumericArrayKey}); an earlier one only to plan a view as that build did
      */
-    PgArithmetic(RexBuilder rexBuilder, boolean pgFloats) {
+    PgArithmetic(RexBuilder rexBuilder, ViewPlanningBuild build) {
         this.rexBuilder = rexBuilder;
-        this.scalars = new PgScalarCalls(rexBuilder, pgFloats);
+        this.scalars = new PgScalarCalls(rexBuilder, build);
     }
 
     @Override

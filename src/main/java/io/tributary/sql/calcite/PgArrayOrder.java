@@ -22,26 +22,35 @@ public final class PgArrayOrder implements Comparable<PgArrayOrder> {
     }
 
     @Override
-    @SuppressWarnings({"unchecked", "rawtypes"})
     public int compareTo(PgArrayOrder other) {
-        int shared = Math.min(elements.size(), other.elements.size());
+        return compare(elements, other.elements);
+    }
+
+    /**
+     * PostgreSQL's order of arrays {@code a} and {@code b} (neither null): negative, zero or
+     * positive as {@code a} sorts before, with or after {@code b}. Numeric elements compare by
+     * value, so arrays that differ only in their elements' scales are equal.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static int compare(List<?> a, List<?> b) {
+        int shared = Math.min(a.size(), b.size());
         for (int i = 0; i < shared; i++) {
-            Object a = elements.get(i);
-            Object b = other.elements.get(i);
-            if (a == null || b == null) {
-                if (a != b) {
-                    return a == null ? 1 : -1;
+            Object x = a.get(i);
+            Object y = b.get(i);
+            if (x == null || y == null) {
+                if (x != y) {
+                    return x == null ? 1 : -1;
                 }
                 continue;
             }
-            int c = a instanceof List<?> && b instanceof List<?>
-                    ? new PgArrayOrder((List<?>) a).compareTo(new PgArrayOrder((List<?>) b))
-                    : ((Comparable) a).compareTo(b);
+            int c = x instanceof List<?> xs && y instanceof List<?> ys
+                    ? compare(xs, ys)
+                    : ((Comparable) x).compareTo(y);
             if (c != 0) {
                 return c;
             }
         }
-        return Integer.compare(elements.size(), other.elements.size());
+        return Integer.compare(a.size(), b.size());
     }
 
     @Override

@@ -21,26 +21,34 @@ import org.apache.calcite.rex.RexUtil;
  */
 final class PgConstantFolding implements RexExecutor {
     private final RexExecutor micros = new MicrosecondFolding(RexUtil.EXECUTOR);
-    /** Whether floats compare and cast as PostgreSQL's ({@link PgArithmetic#PgArithmetic(RexBuilder, boolean)}). */
-    private final boolean pgFloats;
+    /** Whose comparisons and casts to fold with ({@link PgArithmetic#PgArithmetic(RexBuilder, ViewPlanningBuild)}). */
+    private final ViewPlanningBuild build;
 
     /** Folding as queries compute. */
     PgConstantFolding() {
-        this(true);
+        this(ViewPlanningBuild.CURRENT);
     }
 
-    /** Folding with Java's float comparisons and casts unless {@code pgFloats}, as a view of an earlier build ({@link ViewPlanningBuild}). */
-    PgConstantFolding(boolean pgFloats) {
-        this.pgFloats = pgFloats;
+    /** Folding with {@code build}'s comparisons and casts, as a view of that build was planned. */
+    PgConstantFolding(ViewPlanningBuild build) {
+        this.build = build;
     }
 
     @Override
     public void reduce(RexBuilder rexBuilder, List<RexNode> constExps, List<RexNode> reducedValues) {
-        PgArithmetic postgres = new PgArithmetic(rexBuilder, pgFloats);
+        PgArithmetic postgres = new PgArithmetic(rexBuilder, build);
         List<RexNode> rewritten = new ArrayList<>(constExps.size());
         for (RexNode e : constExps) {
-            rewritten.add(e.accept(postgres));
+            // a numeric array's key has no literal form, which would lose its scale-blind equality
+            if (!NumericArrayKeyPlans.isKey(e)) {
+                rewritten.add(e.accept(postgres));
+            }
         }
-        micros.reduce(rexBuilder, rewritten, reducedValues);
+        List<RexNode> folded = new ArrayList<>(rewritten.size());
+        micros.reduce(rexBuilder, rewritten, folded);
+        int next = 0;
+        for (RexNode e : constExps) {
+            reducedValues.add(NumericArrayKeyPlans.isKey(e) ? e : folded.get(next++));
+        }
     }
 }

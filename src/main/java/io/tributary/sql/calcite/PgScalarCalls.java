@@ -92,14 +92,21 @@ final class PgScalarCalls {
             SqlTypeName.VARBINARY,
             SqlTypeName.NULL);
 
+    /** Kinds of the comparisons whose numeric array operands compare through {@link PgNumericArrayKey}. */
+    private static final Set<SqlKind> ARRAY_EQUALITIES =
+            Set.of(SqlKind.EQUALS, SqlKind.NOT_EQUALS, SqlKind.IS_DISTINCT_FROM, SqlKind.IS_NOT_DISTINCT_FROM);
+
     private final RexBuilder rexBuilder;
     /** Null where floats keep Java's comparisons and casts (a view planned as an earlier build). */
     private final PgFloatCalls floatCalls;
+    /** Whether numeric arrays compare by value, not with their elements' scales (false: an earlier build's view). */
+    private final boolean pgNumericArrays;
 
-    /** @param pgFloats whether to give floats PostgreSQL's comparisons and casts ({@link PgFloatCalls}) */
-    PgScalarCalls(RexBuilder rexBuilder, boolean pgFloats) {
+    /** @param build whose comparisons and casts to give (this build's, or an earlier one's for its views) */
+    PgScalarCalls(RexBuilder rexBuilder, ViewPlanningBuild build) {
         this.rexBuilder = rexBuilder;
-        this.floatCalls = pgFloats ? new PgFloatCalls(rexBuilder) : null;
+        this.floatCalls = build.pgFloats() ? new PgFloatCalls(rexBuilder) : null;
+        this.pgNumericArrays = build.pgNumericArrays();
     }
 
     /**
@@ -132,6 +139,11 @@ final class PgScalarCalls {
         }
         if (call.getKind() == SqlKind.CAST) {
             return cast(call);
+        }
+        if (pgNumericArrays && ARRAY_EQUALITIES.contains(call.getKind()) && NumericArrayKeyPlans.keyed(call)) {
+            // {2} = {2.0}, as numeric's equality holds 2 = 2.0; the comparison stays an equality of
+            // two operands, so a join's keys stay keys (their hashes are scale-blind too)
+            return call.clone(call.getType(), NumericArrayKeyPlans.keys(rexBuilder, call.getOperands()));
         }
         RexNode truncated = PgDateTrunc.replace(call, rexBuilder);
         if (truncated != null) {

@@ -46,7 +46,10 @@ import org.apache.calcite.util.Util;
  * CommonTypeResolution#resolveValues}) before Calcite checks them: a string constant takes the type of
  * the typed values beside it, and a typed string beside a non-string is 42804. Only for a query's
  * own row type: an INSERT's source (a target row type given) is coerced to its columns as Calcite
- * does. GREATEST and LEAST resolve their arguments as CASE does. Made for every validation Tributary runs ({@link PgPrepare}, {@link ViewQueryConverter},
+ * does. GREATEST and LEAST resolve their arguments as CASE does, and an {@code ARRAY[...]} of
+ * numbers of several scales keeps each element's ({@link CommonTypeResolution#resolveArrayElements};
+ * not for a view planned as an earlier build). Made for every validation Tributary runs ({@link
+ * PgPrepare}, {@link ViewQueryConverter},
  * {@link DateIntervalSums#validator}); one instance per statement, used by the thread validating it.
  */
 final class PgValidator extends CalciteSqlValidator {
@@ -73,8 +76,27 @@ final class PgValidator extends CalciteSqlValidator {
     /** The query {@link #validate} last validated, whose columns {@link #ownColumnNames} names. */
     private SqlNode validatedTop;
 
+    /**
+     * Whether an {@code ARRAY[...]} of numbers of several scales keeps each element's scale: false
+     * only for a view planned as an earlier build ({@link ViewPlanningBuild#pgNumericArrays}), whose
+     * constructor Calcite typed with the widest scale, so that its plan is the one its state was built by.
+     */
+    private final boolean arrayElementScales;
+
+    /** A validator as queries and new views validate. */
     PgValidator(SqlOperatorTable operators, CalciteCatalogReader reader, JavaTypeFactory types, Config config) {
+        this(operators, reader, types, config, true);
+    }
+
+    /** @param arrayElementScales see {@link #arrayElementScales} */
+    PgValidator(
+            SqlOperatorTable operators,
+            CalciteCatalogReader reader,
+            JavaTypeFactory types,
+            Config config,
+            boolean arrayElementScales) {
         super(PgOperatorTable.of(operators), reader, types, config);
+        this.arrayElementScales = arrayElementScales;
     }
 
     @Override
@@ -534,6 +556,12 @@ final class PgValidator extends CalciteSqlValidator {
                 && getValidatedNodeTypeIfKnown(expr) == null
                 && getTypeCoercion() instanceof PgTypeCoercion pg) {
             pg.commonTypes().resolveResults((SqlCall) expr, scope);
+        }
+        if (arrayElementScales
+                && expr.getKind() == SqlKind.ARRAY_VALUE_CONSTRUCTOR
+                && getValidatedNodeTypeIfKnown(expr) == null
+                && getTypeCoercion() instanceof PgTypeCoercion pg) {
+            pg.commonTypes().resolveArrayElements((SqlCall) expr, scope);
         }
         return super.deriveType(scope, expr);
     }

@@ -5,6 +5,7 @@ import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.type.ReturnTypes;
+import org.apache.calcite.sql.type.SqlReturnTypeInference;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
@@ -19,10 +20,15 @@ final class PlanFunctions {
 
     /** The operator calling {@code owner.name(...)}, returning {@code returns}, nullable when an argument is. */
     static SqlUserDefinedFunction scalar(Class<?> owner, String name, SqlTypeName returns) {
+        return scalar(owner, name, ReturnTypes.cascade(ReturnTypes.explicit(returns), SqlTypeTransforms.TO_NULLABLE));
+    }
+
+    /** The operator calling {@code owner.name(...)}, typed by {@code returns}. */
+    static SqlUserDefinedFunction scalar(Class<?> owner, String name, SqlReturnTypeInference returns) {
         return new SqlUserDefinedFunction(
                 new SqlIdentifier(name, SqlParserPos.ZERO),
                 SqlKind.OTHER_FUNCTION,
-                ReturnTypes.cascade(ReturnTypes.explicit(returns), SqlTypeTransforms.TO_NULLABLE),
+                returns,
                 null,
                 null,
                 ScalarFunctionImpl.create(owner, name));

@@ -94,13 +94,14 @@ final class StreamPlanBuilder {
      *     empty (a WHERE that is never true) becomes a filter that passes nothing over it, so the
      *     view still follows that table's epochs
      * @param emitOnWindowClose whether the view was declared EMIT ON WINDOW CLOSE
-     * @param pgFloats whether floats compare and cast as PostgreSQL's, else as a build before session
-     *     41 planned them ({@link ViewPlanningBuild#pgFloats})
+     * @param build whose comparisons and casts the view's expressions compute (this build's, or an
+     *     earlier one's for a view it created)
      */
-    StreamPlanBuilder(RexBuilder rexBuilder, TableScan emptyStandIn, boolean emitOnWindowClose, boolean pgFloats) {
+    StreamPlanBuilder(
+            RexBuilder rexBuilder, TableScan emptyStandIn, boolean emitOnWindowClose, ViewPlanningBuild build) {
         this.rexBuilder = rexBuilder;
         this.emitOnWindowClose = emitOnWindowClose;
-        this.expressions = new ExpressionCompiler(rexBuilder, pgFloats);
+        this.expressions = new ExpressionCompiler(rexBuilder, build);
         this.windows = new WindowPlans(rexBuilder, expressions);
         this.emptyStandIn = emptyStandIn;
     }

@@ -18,18 +18,32 @@ import java.util.List;
  *     PostgreSQL's ({@link PgFloatCalls}), or Java's and {@link PgFunctions#pg_numeric(Double)}'s
  * @param pgZeroSums whether a float plus a constant zero added as PostgreSQL does ({@code -0 + 0}
  *     is {@code 0}, {@link FloatZeroSums}), or was simplified to the float, as before session 42
+ * @param pgNumericArrays whether {@code =}, {@code <>} and IS [NOT] DISTINCT FROM of numeric arrays
+ *     compare elements by value whatever their scales ({@link PgNumericArrayKey}) and an {@code
+ *     ARRAY[...]} of numbers of several scales keeps each element's ({@link
+ *     CommonTypeResolution#resolveArrayElements}), or arrays compared by {@link java.util.List#equals}
+ *     (scales too) and such a constructor gave every element the widest scale, as session 41's build and
+ *     all before it did
  */
 record ViewPlanningBuild(
-        String name, TributaryTypeSystem types, boolean pgExtracts, boolean pgFloats, boolean pgZeroSums) {
+        String name,
+        TributaryTypeSystem types,
+        boolean pgExtracts,
+        boolean pgFloats,
+        boolean pgZeroSums,
+        boolean pgNumericArrays) {
     /** This build: how a view created now is planned, as queries are. */
     static final ViewPlanningBuild CURRENT =
-            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true, true);
+            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true, true, true);
 
     /** The earlier builds whose views may still be stored, newest first. */
     static final List<ViewPlanningBuild> EARLIER = List.of(
-            new ViewPlanningBuild("session 41", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, true, true, false),
-            new ViewPlanningBuild("session 40", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, true, false, false),
             new ViewPlanningBuild(
-                    "sessions 37 to 39", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, false, false, false),
-            new ViewPlanningBuild("before session 37", TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT, false, false, false));
+                    "session 41", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, true, true, false, false),
+            new ViewPlanningBuild(
+                    "session 40", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, true, false, false, false),
+            new ViewPlanningBuild(
+                    "sessions 37 to 39", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, false, false, false, false),
+            new ViewPlanningBuild(
+                    "before session 37", TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT, false, false, false, false));
 }

@@ -94,9 +94,10 @@ final class ViewQueryConverter {
                         .withLenientOperatorLookup(config.lenientOperatorLookup())
                         .withConformance(config.conformance())
                         .withDefaultNullCollation(config.defaultNullCollation())
-                        .withIdentifierExpansion(true)));
+                        .withIdentifierExpansion(true)),
+                build.pgNumericArrays());
         HepPlanner planner = new HepPlanner(HepProgram.builder().build());
-        planner.setExecutor(new PgConstantFolding(build.pgFloats()));
+        planner.setExecutor(new PgConstantFolding(build));
         this.cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
         this.convertlets = build.pgZeroSums() ? FloatZeroSums.INSTANCE : StandardConvertletTable.INSTANCE;
     }
