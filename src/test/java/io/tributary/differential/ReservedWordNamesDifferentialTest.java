@@ -41,6 +41,14 @@ class ReservedWordNamesDifferentialTest {
             "SELECT id, next, time FROM kw ORDER BY id",
             "DELETE FROM kw WHERE next IS NULL",
             "SELECT count(*) FROM kw",
+            // names before BETWEEN and SIMILAR TO; frame units before BETWEEN stay keywords
+            "SELECT id FROM kw WHERE next BETWEEN 10 AND 20 ORDER BY id",
+            "SELECT id FROM kw WHERE (range BETWEEN 2 AND 4) AND rows NOT BETWEEN 7 AND 9 ORDER BY id",
+            "SELECT id, time BETWEEN 50 AND 200 AS b, current SIMILAR TO '(a|b)' AS m FROM kw ORDER BY id",
+            "SELECT id, sum(rows) OVER (ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS s FROM kw"
+                    + " ORDER BY id",
+            "SELECT id, sum(next) OVER w AS s FROM kw WINDOW w AS (RANGE BETWEEN UNBOUNDED PRECEDING AND"
+                    + " UNBOUNDED FOLLOWING) ORDER BY id",
             // the same words as keywords
             "SELECT id, sum(rows) OVER (ORDER BY id ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS s FROM kw ORDER BY id",
             "SELECT id, sum(next) OVER (PARTITION BY current ORDER BY id RANGE UNBOUNDED PRECEDING) AS s"

@@ -24,7 +24,7 @@ final class BetweenBoundErrors {
      * (SIMILAR TO's, BETWEEN's, WINDOW's and USING's).
      */
     private static final Set<String> NOT_OPERANDS = Stream.concat(
-                    ReservedWordNames.EXPRESSION_ENDS.stream(), Stream.of("similar", "between", "window", "using"))
+                    ReservedWordNames.EXPRESSION_ENDS.stream(), Stream.of("window", "using"))
             .collect(Collectors.toUnmodifiableSet());
     /** Symbols that may start an operand: PostgreSQL's prefix operators. */
     private static final Set<String> PREFIX = Set.of("-", "+", "~", "@");

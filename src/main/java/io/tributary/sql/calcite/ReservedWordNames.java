@@ -141,6 +141,8 @@ final class ReservedWordNames {
             "not",
             "like",
             "ilike",
+            "similar",
+            "between",
             "where",
             "group",
             "order",
@@ -165,6 +167,8 @@ final class ReservedWordNames {
                     EXPRESSION_ENDS.stream(),
                     Stream.of("asc", "desc", "nulls", "inner", "left", "right", "full", "cross"))
             .collect(Collectors.toUnmodifiableSet());
+    /** A window frame's units, which BETWEEN may follow as a keyword. */
+    private static final Set<String> FRAME_UNITS = Set.of("rows", "range");
     /** Symbols that may follow a name that ends an expression or list item. */
     private static final String END_SYMBOLS = ",)=<>!+-*/%|:;.[";
 
@@ -233,7 +237,25 @@ final class ReservedWordNames {
         }
         int[] nextToken = tokens.get(t + 1);
         String next = text(lower, nextToken);
-        return nextToken[2] == WORD ? ENDS.contains(next) : nextToken[2] == SYMBOL && END_SYMBOLS.contains(next);
+        if (nextToken[2] != WORD) {
+            return nextToken[2] == SYMBOL && END_SYMBOLS.contains(next);
+        }
+        return ENDS.contains(next) && !startsFrame(lower, tokens, t, word, next);
+    }
+
+    /**
+     * Whether {@code word} at token {@code t}, which {@code (} precedes, opens a window's frame
+     * ({@code OVER (ROWS BETWEEN ...)}, {@code WINDOW w AS (RANGE BETWEEN ...)}) rather than
+     * naming a column ({@code WHERE (rows BETWEEN 1 AND 3)}): a frame unit followed by BETWEEN
+     * right after the parenthesis of OVER or of a window's AS.
+     */
+    private static boolean startsFrame(String lower, List<int[]> tokens, int t, String word, String next) {
+        if (!next.equals("between") || !FRAME_UNITS.contains(word) || t < 2) {
+            return false;
+        }
+        String beforeParenthesis = text(lower, tokens.get(t - 2));
+        return text(lower, tokens.get(t - 1)).equals("(")
+                && (beforeParenthesis.equals("over") || beforeParenthesis.equals("as"));
     }
 
     /**
