@@ -132,6 +132,43 @@ class NumericMathDifferentialTest {
             "SELECT x FROM (SELECT sum(amount) AS x FROM nco UNION SELECT 2.345::numeric) u ORDER BY 1",
             "SELECT array_agg(coalesce(f::numeric, 0) ORDER BY id) AS a FROM ncm");
 
+    /**
+     * Issue 12, found in session 42: a correlated scalar sub-query of {@code coalesce(sum(n), 0)}
+     * printed 16 decimals (the decorrelator's cast to its nullable type set the scale); a product of
+     * two unconstrained numerics compared with a constant was 22003 above 10^6 (typed (38,32)); and
+     * {@code x IN (SELECT y ...)} matched no numeric of another scale ({@code 1.5}, {@code 1.50}).
+     */
+    private static final List<String> SCALES = List.of(
+            "CREATE TABLE nst (id INT PRIMARY KEY, a NUMERIC, c NUMERIC(5,1))",
+            "CREATE TABLE nst2 (k INT PRIMARY KEY, n NUMERIC(12,2), b NUMERIC, d NUMERIC(6,2))",
+            "CREATE TABLE nsp (id INT PRIMARY KEY, x NUMERIC, y NUMERIC, z NUMERIC(20,10))",
+            "INSERT INTO nst VALUES (1, 1.5, 1.5), (2, 2, 2), (3, NULL, NULL), (4, 7, 7.0), (5, 0, 0)",
+            "INSERT INTO nst2 VALUES (1, 13.75, 1.50, 1.50), (2, 0.10, 2.0, 2.00), (3, NULL, 0.00, 0),"
+                    + " (5, 1.25, NULL, NULL)",
+            "INSERT INTO nsp VALUES (1, 1234567, 2, 12345.1234567891), (2, 1.5, 2.25, 0.5), (3, NULL, 3, NULL),"
+                    + " (4, 1000000.5, 3000000.25, 99999.9999999999)",
+            "SELECT id, (SELECT coalesce(sum(n), 0) FROM nst2 WHERE nst2.k = nst.id) AS s FROM nst ORDER BY id",
+            "SELECT id, (SELECT sum(n) FROM nst2 WHERE k = id) AS s, (SELECT max(n) FROM nst2 WHERE k = id) AS m,"
+                    + " (SELECT coalesce(sum(b), 0) FROM nst2 WHERE k = id) AS b,"
+                    + " (SELECT coalesce(avg(n), 0) FROM nst2 WHERE k = id) AS v FROM nst ORDER BY id",
+            "SELECT id, (SELECT coalesce(sum(n), 0) FROM nst2) AS s FROM nst ORDER BY id",
+            "SELECT id, l.s FROM nst, LATERAL (SELECT coalesce(sum(n), 0) AS s FROM nst2 WHERE k = id) l ORDER BY id",
+            "SELECT x * y > 5 AS a FROM (VALUES (1234567::numeric, 2::numeric)) v(x, y)",
+            "SELECT id, x * y AS p, x * y > 5.5 AS a, x * y = 2469134 AS b, x * y * x > 5 AS c,"
+                    + " (x * y) * (x * y) < 1e30 AS d, z * z AS zz, z * x > 10.5 AS e FROM nsp ORDER BY id",
+            "SELECT id FROM nsp WHERE x * y BETWEEN 3 AND 1e13 ORDER BY id",
+            "SELECT pg_typeof(x * y)::text, pg_typeof(z * z)::text FROM nsp WHERE id = 1",
+            "SELECT id FROM nst WHERE a IN (SELECT b FROM nst2) ORDER BY id",
+            "SELECT id FROM nst WHERE a = ANY (SELECT b FROM nst2) ORDER BY id",
+            "SELECT id FROM nst WHERE a NOT IN (SELECT b FROM nst2 WHERE b IS NOT NULL) ORDER BY id",
+            "SELECT id, a IN (SELECT b FROM nst2) AS i, c IN (SELECT d FROM nst2) AS j,"
+                    + " a NOT IN (SELECT d FROM nst2) AS k FROM nst ORDER BY id",
+            "SELECT id FROM nst WHERE c IN (SELECT d FROM nst2) ORDER BY id",
+            "SELECT id FROM nst WHERE EXISTS (SELECT 1 FROM nst2 WHERE b = a) ORDER BY id",
+            "SELECT id, k FROM nst JOIN nst2 ON a = b ORDER BY id",
+            "SELECT 1.5 IN (SELECT 1.50) AS a, 2 IN (SELECT 2.0) AS b, 2.0 = ANY (SELECT 2::numeric) AS c,"
+                    + " 1.5 NOT IN (SELECT 1.50) AS d");
+
     /** A view filtered and keyed by numeric results: what PostgreSQL's query gives after writes. */
     private static final String FILTERED = "SELECT id, e::numeric AS en, exp(n) AS ex, extract(second FROM ts) AS s,"
             + " round(n, 1) AS r FROM ncv WHERE e::numeric > 0.25 AND extract(second FROM ts) < 2.5"
@@ -165,6 +202,48 @@ class NumericMathDifferentialTest {
     void numericResultsBesideIntegersAnswerAsPostgres() {
         List<String> mismatches = pair.mismatches(COMMON_TYPES);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    @Test
+    void numericScalesInSubQueriesProductsAndMembershipAnswerAsPostgres() {
+        List<String> mismatches = pair.mismatches(SCALES);
+        assertEquals(List.of(), mismatches, String.join("\n", mismatches));
+    }
+
+    /**
+     * A view of products of unconstrained numerics (a sum of them, one compared with a fraction) and
+     * one of {@code x IN (SELECT y ...)} over numerics of other scales hold what PostgreSQL's queries
+     * give after writes; the products' columns are {@code numeric} in pg_attribute.
+     */
+    @Test
+    void viewsOfNumericProductsAndMembershipHoldWhatPostgresQueriesGive() throws Exception {
+        String products = "SELECT g, sum(x * y) AS s, max(z * z) AS zz, count(*) AS c FROM nvp"
+                + " WHERE x * y > 2.5 OR z IS NULL GROUP BY g";
+        String membership = "SELECT id, a FROM nvt WHERE a IN (SELECT b FROM nvt2)";
+        pair.both("CREATE TABLE nvp (id INT PRIMARY KEY, g INT, x NUMERIC, y NUMERIC, z NUMERIC(20,10))");
+        pair.both("CREATE TABLE nvt (id INT PRIMARY KEY, a NUMERIC)");
+        pair.both("CREATE TABLE nvt2 (k INT PRIMARY KEY, b NUMERIC(6,2))");
+        pair.both("INSERT INTO nvp VALUES (1, 1, 1234567, 2, 12345.1234567891), (2, 1, 1.5, 2.25, 0.5),"
+                + " (3, 2, NULL, 3, NULL)");
+        pair.both("INSERT INTO nvt VALUES (1, 1.5), (2, 2), (3, NULL), (4, 7)");
+        pair.both("INSERT INTO nvt2 VALUES (1, 1.50), (2, 3.00)");
+        String[] created = pair.both("CREATE MATERIALIZED VIEW nvp_v AS " + products);
+        assertFalse(created[1].startsWith("ERROR"), created[1]);
+        created = pair.both("CREATE MATERIALIZED VIEW nvt_v AS " + membership);
+        assertFalse(created[1].startsWith("ERROR"), created[1]);
+        String types = "SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute"
+                + " WHERE attrelid = 'nvp_v'::regclass AND attnum > 0 ORDER BY attnum";
+        assertEquals(SortedRows.of(pair.pg, types), SortedRows.of(pair.tributary.connection, types));
+        pair.both("INSERT INTO nvp VALUES (4, 2, 1000000.5, 3000000.25, 99999.9999999999), (5, 1, 2, 1.25, 1)");
+        pair.both("DELETE FROM nvp WHERE id = 3");
+        pair.both("INSERT INTO nvt2 VALUES (3, 2.00), (4, 7.0)");
+        pair.both("DELETE FROM nvt2 WHERE k = 1");
+        assertEquals(
+                SortedRows.withLabels(pair.pg, products),
+                SortedRows.withLabels(pair.tributary.connection, "SELECT * FROM nvp_v"));
+        assertEquals(
+                SortedRows.withLabels(pair.pg, membership),
+                SortedRows.withLabels(pair.tributary.connection, "SELECT * FROM nvt_v"));
     }
 
     /**

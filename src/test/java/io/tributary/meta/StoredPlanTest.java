@@ -515,6 +515,34 @@ class StoredPlanTest {
         }
     }
 
+    /**
+     * A view session 41's build created over a product of two unconstrained numerics, typed
+     * numeric(38,32) by Calcite, keeps that type and its answers after the upgrade, while a view
+     * created now types the product {@code numeric} (NumericMathDifferentialTest).
+     */
+    @Test
+    void aViewWithANumericProductThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
+        String query = "SELECT id, x * y AS n FROM t";
+        try (Connection c = open(earlierBuild(0));
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id INT PRIMARY KEY, x NUMERIC, y NUMERIC)");
+            st.execute("INSERT INTO t VALUES (1, 1.5, 2.5)");
+            st.execute("CREATE MATERIALIZED VIEW g AS " + query);
+            assertEquals("numeric(38,32)", attributeType(st, "g"));
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("INSERT INTO t VALUES (2, 12.5, 2)");
+            awaitEquals(st, 2, "SELECT count(*) FROM g");
+            assertEquals("1:3.75 2:25.0", rows(st, "SELECT id, n FROM g ORDER BY id"));
+            assertEquals("numeric(38,32)", attributeType(st, "g"));
+            st.execute("CREATE MATERIALIZED VIEW h AS " + query);
+            assertEquals("1:3.75 2:25.0", rows(st, "SELECT id, n FROM h ORDER BY id"));
+            assertEquals("numeric", attributeType(st, "h"));
+        }
+    }
+
     /** The type of column {@code n} of view {@code view}, as pg_attribute and {@code \d} show it. */
     private static String attributeType(Statement st, String view) throws SQLException {
         return rows(

@@ -10,7 +10,6 @@ import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
-import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 /**
  * Gives the NUMERIC divisions still in a planned tree PostgreSQL's result scale ({@link
@@ -19,8 +18,10 @@ import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
  * then decorrelated into joins. The decorrelator casts a sub-query's result to its nullable type,
  * a cast Calcite's code carries out by setting the value's scale to the type's (a correlated {@code
  * avg} printed 6 decimals, truncated, a correlated {@code variance} none): a division under such a
- * cast becomes one division of the cast's type, and so does one of Tributary's NUMERIC functions
- * (whose values keep their own scale, as {@link PgVarianceFunctions}'). A {@link Calc}'s program is read as whole expressions, as its shared local
+ * cast becomes one division of the cast's type, and any other NUMERIC call under such a cast is
+ * given the cast's type instead: one of Tributary's NUMERIC functions (whose values keep their own
+ * scale, as {@link PgVarianceFunctions}'), a COALESCE of an unconstrained sum and 0 (a correlated
+ * {@code coalesce(sum(n), 0)} printed 16 decimals). A {@link Calc}'s program is read as whole expressions, as its shared local
  * references would hide the division under the cast. One instance per plan; planning thread.
  */
 final class PlannedDivisions extends RelHomogeneousShuttle {
@@ -45,12 +46,13 @@ final class PlannedDivisions extends RelHomogeneousShuttle {
                 return arithmetic.numericDivision(division, c.getType());
             }
             if (c.getKind() == SqlKind.CAST
-                    && c.getOperands().get(0) instanceof RexCall function
-                    && function.getOperator() instanceof SqlUserDefinedFunction
-                    && function.getType().getSqlTypeName() == SqlTypeName.DECIMAL
-                    && SqlTypeUtil.equalSansNullability(c.getType(), function.getType())) {
-                // one of Tributary's functions, whose value keeps its own scale (pg_var_samp ...)
-                return function.clone(c.getType(), function.getOperands());
+                    && c.getOperands().get(0) instanceof RexCall operand
+                    && operand.getKind() != SqlKind.CAST
+                    && operand.getType().getSqlTypeName() == SqlTypeName.DECIMAL
+                    && SqlTypeUtil.equalSansNullability(c.getType(), operand.getType())) {
+                // one of Tributary's functions (pg_var_samp ...) or a COALESCE of an unconstrained
+                // sum and 0: its value's scale is its own, which the cast would set to the type's
+                return operand.clone(c.getType(), operand.getOperands());
             }
             return c;
         }

@@ -12,7 +12,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Immutable; thread-safe.
  */
 public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
-    public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem(true, true);
+    public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem(true, true, true);
 
     /**
      * The typing of builds before session 41's fix of issue 12: a function returning {@code
@@ -21,7 +21,7 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
      * view such a build created, whose state holds that type ({@link
      * CalciteViewPlanner#planAsEarlierBuild}).
      */
-    static final TributaryTypeSystem NUMERIC_RESULTS_AS_INTEGERS = new TributaryTypeSystem(true, false);
+    static final TributaryTypeSystem NUMERIC_RESULTS_AS_INTEGERS = new TributaryTypeSystem(true, false, false);
 
     /**
      * The typing of builds before SUM of a BIGINT became NUMERIC: it was BIGINT (and numeric
@@ -29,7 +29,7 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
      * materialized view such a build created, whose state holds bigint sums
      * ({@link CalciteViewPlanner#planAsEarlierBuild}).
      */
-    static final TributaryTypeSystem BIGINT_SUMS_AS_BIGINT = new TributaryTypeSystem(false, false);
+    static final TributaryTypeSystem BIGINT_SUMS_AS_BIGINT = new TributaryTypeSystem(false, false, false);
 
     static final int MAX_NUMERIC_PRECISION = 38;
     /** PostgreSQL's timestamps hold microseconds: six fraction digits, also when none are declared. */
@@ -44,9 +44,18 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
      */
     private final boolean numericResultsUnconstrained;
 
-    private TributaryTypeSystem(boolean bigintSumIsNumeric, boolean numericResultsUnconstrained) {
+    /**
+     * Whether a NUMERIC product whose digits do not fit 38 is an unconstrained NUMERIC, as
+     * PostgreSQL's exact product is; else Calcite's type, whose scale (the sum of the operands')
+     * leaves few integer digits, as earlier builds typed it.
+     */
+    private final boolean unconstrainedWideProducts;
+
+    private TributaryTypeSystem(
+            boolean bigintSumIsNumeric, boolean numericResultsUnconstrained, boolean unconstrainedWideProducts) {
         this.bigintSumIsNumeric = bigintSumIsNumeric;
         this.numericResultsUnconstrained = numericResultsUnconstrained;
+        this.unconstrainedWideProducts = unconstrainedWideProducts;
     }
 
     /** Whether a function returning {@code BigDecimal} is an unconstrained NUMERIC (else DECIMAL(38,0)). */
@@ -124,6 +133,25 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
         }
         int scale = Math.max(Math.max(type1.getScale(), type2.getScale()), 0);
         return f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, Math.min(scale, MAX_NUMERIC_PRECISION));
+    }
+
+    /**
+     * A product of NUMERICs whose precisions add up to more than 38 is an unconstrained NUMERIC
+     * (its value keeps the scale of the exact product, as PostgreSQL's). Calcite gives such a
+     * product the sum of the scales and caps the precision, so two unconstrained numerics, each
+     * (38,16), multiplied to (38,32): six integer digits, and comparing a product above 10^6 with a
+     * constant cast one of them to that type (22003). Narrower products keep Calcite's exact type.
+     * Earlier builds' views are planned with Calcite's type ({@link #unconstrainedWideProducts}).
+     */
+    @Override
+    public RelDataType deriveDecimalMultiplyType(RelDataTypeFactory f, RelDataType type1, RelDataType type2) {
+        RelDataType product = super.deriveDecimalMultiplyType(f, type1, type2);
+        if (!unconstrainedWideProducts
+                || product == null
+                || type1.getPrecision() + type2.getPrecision() <= MAX_NUMERIC_PRECISION) {
+            return product;
+        }
+        return f.createSqlType(SqlTypeName.DECIMAL, MAX_NUMERIC_PRECISION, TypeMapping.UNCONSTRAINED_NUMERIC_SCALE);
     }
 
     @Override

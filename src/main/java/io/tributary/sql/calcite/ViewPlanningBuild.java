@@ -11,7 +11,9 @@ import java.util.List;
  *
  * @param name the builds it stands for, as the documentation names them
  * @param types how it typed: SUM of a bigint numeric ({@link TributaryTypeSystem#INSTANCE}) or
- *     bigint ({@link TributaryTypeSystem#BIGINT_SUMS_AS_BIGINT})
+ *     bigint ({@link TributaryTypeSystem#BIGINT_SUMS_AS_BIGINT}); a function's numeric result and a
+ *     product of numerics wider than 38 digits unconstrained (only {@link
+ *     TributaryTypeSystem#INSTANCE}) or not
  * @param pgExtracts whether {@code extract} and {@code date_part} were rewritten as PostgreSQL's
  *     wherever queries rewrite them, or only as builds before session 40 did ({@link ExtractCalls})
  * @param pgFloats whether comparisons of floats and casts of floats to real or numeric were
