@@ -108,11 +108,13 @@ class StoredPlanTest {
 
     /**
      * The planner of an earlier build: view {@code g} planned with that build's typing, as {@link
-     * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: session 41, which typed numeric results
-     * numeric(38,0), simplified a float plus zero to the float, compared numeric arrays as lists and
-     * gave the elements of an {@code ARRAY[...]} of several scales the widest; 1: session 40, whose float comparisons and casts were Java's; 2:
-     * sessions 37 to 39, whose extract of the integer fields was bigint; 3: before SUM of a BIGINT
-     * became NUMERIC, session 37).
+     * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: session 42, which compared numeric
+     * arrays as lists, gave the elements of an {@code ARRAY[...]} of several scales the widest and typed
+     * a product of numerics wider than 38 digits as Calcite does, as every earlier build did; 1:
+     * session 41, which also typed numeric results numeric(38,0) and simplified a float plus zero to
+     * the float; 2: session 40, whose float comparisons and casts were Java's; 3: sessions 37 to 39,
+     * whose extract of the integer fields was bigint; 4: before SUM of a BIGINT became NUMERIC,
+     * session 37).
      */
     private static Function<Catalog, ViewPlanner> earlierBuild(int build) {
         return catalog -> plannerWith(
@@ -197,7 +199,7 @@ class StoredPlanTest {
 
     @Test
     void aViewWithABigintSumThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
-        try (Connection c = open(earlierBuild(3));
+        try (Connection c = open(earlierBuild(4));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, v BIGINT)");
             st.execute("INSERT INTO t SELECT x, x * 1000 FROM generate_series(1, 100) AS s(x)");
@@ -232,7 +234,7 @@ class StoredPlanTest {
     void aViewWithABigintExtractThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query =
                 "SELECT extract(year FROM d) AS y, sum(v) AS s, count(*) AS c FROM t GROUP BY extract(year FROM d)";
-        try (Connection c = open(earlierBuild(2));
+        try (Connection c = open(earlierBuild(3));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, d DATE, v BIGINT)");
             st.execute("INSERT INTO t SELECT x, DATE '2020-01-01' + x * 100, x FROM generate_series(1, 20) AS s(x)");
@@ -270,7 +272,7 @@ class StoredPlanTest {
     @Test
     void aViewWithFloatComparisonsAndNumericCastsThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT e::numeric AS n, count(*) AS c, sum(id) AS s FROM t WHERE d > 0 GROUP BY e::numeric";
-        try (Connection c = open(earlierBuild(1));
+        try (Connection c = open(earlierBuild(2));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, d DOUBLE PRECISION, e DOUBLE PRECISION)");
             st.execute(
@@ -311,7 +313,7 @@ class StoredPlanTest {
     @Test
     void aViewWithAFloatPlusZeroThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT id, x + 0 AS s FROM t";
-        try (Connection c = open(earlierBuild(0));
+        try (Connection c = open(earlierBuild(1));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, x DOUBLE PRECISION)");
             st.execute("INSERT INTO t VALUES (1, '-0'), (2, 1.5)");
@@ -347,7 +349,7 @@ class StoredPlanTest {
     @Test
     void aViewWithNumericResultsTypedAsIntegersThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT id, e::numeric AS n FROM t WHERE e::numeric > 2.5";
-        try (Connection c = open(earlierBuild(0));
+        try (Connection c = open(earlierBuild(1));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, e DOUBLE PRECISION)");
             st.execute("INSERT INTO t VALUES (1, 2.4), (2, 2.6), (3, 1.5)");
@@ -383,7 +385,7 @@ class StoredPlanTest {
     }
 
     /**
-     * A view session 41's build created over an equality of numeric arrays (which this build plans
+     * A view session 42's build created over an equality of numeric arrays (which this build plans
      * as an equality of {@code PgNumericArrayKey}s, another plan) is planned as that build did after
      * the upgrade and stays maintained through writes and a rename, equal to its REFRESH; a view
      * created now answers alike (a column's {@code {2.0} = {2}} was already true).
@@ -420,7 +422,7 @@ class StoredPlanTest {
     }
 
     /**
-     * A view session 41's build created over {@code ARRAY[...]}s of several scales, which that build
+     * A view session 42's build created over {@code ARRAY[...]}s of several scales, which that build
      * cast to one scale ({@code {1.5,2.0}}; beside a numeric column, Calcite's numeric's: {@code
      * {1,2.2500000000000000}}) and this one types as PostgreSQL, each element keeping its own
      * ({@code {1.5,2}}, {@code {1,2.25}}: another plan), is planned as that build did after the upgrade:
@@ -476,7 +478,7 @@ class StoredPlanTest {
     }
 
     /**
-     * A view session 41's build created that groups by a {@code numeric[]} column and filters it with
+     * A view session 42's build created that groups by a {@code numeric[]} column and filters it with
      * {@code <>} (which that build compared as lists) stays maintained after the upgrade: arrays
      * differing only in scale stay one group (its state key is scale-blind), through inserts,
      * deletes, a restart and REFRESH.
@@ -516,7 +518,7 @@ class StoredPlanTest {
     }
 
     /**
-     * A view session 41's build created over a product of two unconstrained numerics, typed
+     * A view session 42's build created over a product of two unconstrained numerics, typed
      * numeric(38,32) by Calcite, keeps that type and its answers after the upgrade, while a view
      * created now types the product {@code numeric} (NumericMathDifferentialTest).
      */

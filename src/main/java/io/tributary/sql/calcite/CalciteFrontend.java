@@ -86,13 +86,15 @@ public final class CalciteFrontend implements AutoCloseable {
                 JsonPlans.before(UuidPlans.before(ArrayOrderPlans.before(FloatOrderPlans.before(FloatKeyPlans.before(
                         NumericArrayKeyPlans.before(NumericKeyPlans.before(FilteredDistinctAggregates.before(
                                 Programs.sequence(
-                                // array text's element casts are written before PgArithmetic gives casts from text
-                                // PostgreSQL's input (a timestamp's microseconds, a date's forms)
-                                ArrayTextOperands.before(CheckedArithmetic.before(
-                                        ZonedTimestamps.before(new GuardProgram(context.control()), session))),
-                                // again after planning: expanding DISTINCT aggregates adds min/max of their results
-                                IntervalPlans.extremes(),
-                                BigintSumPlans.step()))))))))),
+                                        // array text's element casts are written before PgArithmetic gives casts from
+                                        // text
+                                        // PostgreSQL's input (a timestamp's microseconds, a date's forms)
+                                        ArrayTextOperands.before(CheckedArithmetic.before(
+                                                ZonedTimestamps.before(new GuardProgram(context.control()), session))),
+                                        // again after planning: expanding DISTINCT aggregates adds min/max of their
+                                        // results
+                                        IntervalPlans.extremes(),
+                                        BigintSumPlans.step()))))))))),
                 SeriesScanCalcs.after(),
                 ArrayNullabilityCasts.after(),
                 MicrosecondPlans.after());

@@ -15,6 +15,13 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
     public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem(true, true, true);
 
     /**
+     * The typing of session 42's build: as {@link #INSTANCE}, but a NUMERIC product whose digits do
+     * not fit 38 had Calcite's type (two unconstrained numerics' numeric(38,32)). Only for planning a
+     * materialized view that build created ({@link CalciteViewPlanner#planAsEarlierBuild}).
+     */
+    static final TributaryTypeSystem CALCITE_WIDE_PRODUCTS = new TributaryTypeSystem(true, true, false);
+
+    /**
      * The typing of builds before session 41's fix of issue 12: a function returning {@code
      * BigDecimal} ({@code pg_numeric}, {@code exp}, {@code extract} ...) was DECIMAL(38,0), so the
      * other side of a comparison with it was cast to an integer. Only for planning a materialized

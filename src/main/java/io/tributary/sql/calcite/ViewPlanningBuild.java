@@ -24,7 +24,7 @@ import java.util.List;
  *     compare elements by value whatever their scales ({@link PgNumericArrayKey}) and an {@code
  *     ARRAY[...]} of numbers of several scales keeps each element's ({@link
  *     CommonTypeResolution#resolveArrayElements}), or arrays compared by {@link java.util.List#equals}
- *     (scales too) and such a constructor gave every element the widest scale, as session 41's build and
+ *     (scales too) and such a constructor gave every element the widest scale, as session 42's build and
  *     all before it did
  */
 record ViewPlanningBuild(
@@ -40,6 +40,7 @@ record ViewPlanningBuild(
 
     /** The earlier builds whose views may still be stored, newest first. */
     static final List<ViewPlanningBuild> EARLIER = List.of(
+            new ViewPlanningBuild("session 42", TributaryTypeSystem.CALCITE_WIDE_PRODUCTS, true, true, true, false),
             new ViewPlanningBuild(
                     "session 41", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, true, true, false, false),
             new ViewPlanningBuild(
