@@ -23,6 +23,8 @@ import picocli.CommandLine.Option;
                 "Background view creation: backfill rows/s and INSERT latency on Tributary vs CREATE MATERIALIZED VIEW on PostgreSQL.")
 final class BackfillBenchmark implements Callable<Integer> {
     private static final String TRIBUTARY = "tributary";
+    /** How many thread groups each view's CPU line names before summing the rest. */
+    private static final int TOP_GROUPS = 7;
 
     @Option(
             names = "--rows",
@@ -148,6 +150,14 @@ final class BackfillBenchmark implements Callable<Integer> {
                 + " collector, the INSERTs, other processes);"
                 + " JIT s: the JIT compilers' time meanwhile; GC s: the collector's;"
                 + " rows/s = orders / that; ratio above 1: ours is faster");
+        for (BackfillQuery query : BackfillQuery.values()) {
+            System.out.printf(
+                    "%-8s CPU s by thread group: %s%n",
+                    query.label(),
+                    ThreadGroupsCpu.topGroups(tributary.views().get(query).cpuByGroup(), TOP_GROUPS));
+        }
+        System.out.println("(CPU s by thread group: the process's CPU during the view by the kernel's thread names,"
+                + " largest first; ended threads: threads that ended between two readings, 100 ms apart)");
         System.out.printf("tributary state on disk (MB): after the load %,.1f", tributary.loadedStateBytes() / 1e6);
         for (BackfillQuery query : BackfillQuery.values()) {
             System.out.printf(

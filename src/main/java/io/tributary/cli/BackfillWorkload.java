@@ -47,6 +47,8 @@ final class BackfillWorkload {
      * @param jitSeconds the JIT compilers' time meanwhile; NaN for PostgreSQL or where the JVM cannot tell
      * @param gcSeconds the collector's time meanwhile ({@link HeapWatch#pauseMillis}); NaN for PostgreSQL or
      *     where the JVM cannot tell
+     * @param cpuByGroup the process's CPU seconds meanwhile by thread group ({@link ThreadGroupsCpu}); empty for
+     *     PostgreSQL or where the system cannot tell
      */
     record Figures(
             double seconds,
@@ -55,6 +57,7 @@ final class BackfillWorkload {
             double jobWaitSeconds,
             double jitSeconds,
             double gcSeconds,
+            Map<ThreadCpuGroup, Double> cpuByGroup,
             LatencySummary idle,
             LatencySummary during,
             long lastOrderId,
@@ -111,15 +114,17 @@ final class BackfillWorkload {
         long gcStart = HeapWatch.pauseMillis();
         JobThreadsCpu jobCpu = new JobThreadsCpu(query.viewName());
         JobThreadsWait jobWait = new JobThreadsWait(query.viewName());
+        ThreadGroupsCpu groups = ThreadGroupsCpu.start();
         st.execute(query.createSql());
         progress.printf(
                 "%s: %s: CREATE returned after %.0f ms%n",
                 target.name(), query.label(), (System.nanoTime() - start) / 1e6);
-        awaitJob(target, st, query, start, jobCpu, jobWait);
+        awaitJob(target, st, query, start, jobCpu, jobWait, groups);
         double seconds = (System.nanoTime() - start) / 1e9;
         long cpuEnd = ProcessCpu.nanos();
         long jitEnd = ProcessCpu.jitMillis();
         long gcEnd = HeapWatch.pauseMillis();
+        Map<ThreadCpuGroup, Double> cpuByGroup = target.inProcess() ? groups.end() : Map.of();
         double cpuSeconds = cpuStart < 0 || !target.inProcess() ? Double.NaN : (cpuEnd - cpuStart) / 1e9;
         double jobCpuSeconds = target.inProcess() ? jobCpu.seconds() : Double.NaN;
         double jobWaitSeconds = target.inProcess() ? jobWait.seconds() : Double.NaN;
@@ -140,6 +145,9 @@ final class BackfillWorkload {
                 jitSeconds,
                 gcSeconds,
                 during.length);
+        progress.printf(
+                "%s: %s: CPU s by thread group: %s%n",
+                target.name(), query.label(), ThreadGroupsCpu.topGroups(cpuByGroup, ThreadCpuGroup.values().length));
         List<BigDecimal> fingerprint = Fingerprint.read(st, query.fingerprintSql());
         st.execute(query.dropSql());
         long bytes = stateBytes.getAsLong();
@@ -151,6 +159,7 @@ final class BackfillWorkload {
                 jobWaitSeconds,
                 jitSeconds,
                 gcSeconds,
+                cpuByGroup,
                 LatencySummary.of(idle),
                 LatencySummary.of(during),
                 inserts.nextId() - 1,
@@ -159,7 +168,7 @@ final class BackfillWorkload {
     }
 
     /**
-     * Polls SHOW JOBS (and {@code jobCpu}, {@code jobWait}) until the view's job is gone, printing its progress now
+     * Polls SHOW JOBS (and {@code jobCpu}, {@code jobWait}, {@code groups}) until the view's job is gone, printing its progress now
      * and then; then WAITs for the view.
      */
     private void awaitJob(
@@ -168,7 +177,8 @@ final class BackfillWorkload {
             BackfillQuery query,
             long start,
             JobThreadsCpu jobCpu,
-            JobThreadsWait jobWait)
+            JobThreadsWait jobWait,
+            ThreadGroupsCpu groups)
             throws Exception {
         String statement = query.createSql();
         long lastPrint = start;
@@ -183,6 +193,7 @@ final class BackfillWorkload {
             }
             jobCpu.poll();
             jobWait.poll();
+            groups.poll();
             if (jobProgress == null) {
                 break;
             }
@@ -258,6 +269,7 @@ final class BackfillWorkload {
                                 Double.NaN,
                                 Double.NaN,
                                 Double.NaN,
+                                Map.of(),
                                 LatencySummary.NONE,
                                 LatencySummary.NONE,
                                 upTo,
