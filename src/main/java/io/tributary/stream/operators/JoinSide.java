@@ -74,6 +74,13 @@ final class JoinSide {
     private boolean storesAsChecked;
 
     private final ByteWriter scratch = new ByteWriter(64);
+    /**
+     * The state table key of the row being written, reused: the table encodes a key before it
+     * returns, so a big side's insert allocates no key array per row.
+     */
+    private final Object[] keyScratch;
+    /** A padded side's row and degree being written, reused as {@link #keyScratch}; null if not padded. */
+    private final Object[] valueScratch;
     /** With cleaning ({@link #cleanBy}): the join keys with stored rows; otherwise null. */
     private JoinKeyIndex index;
     /** With cleaning: the rows' column that says when they may go. */
@@ -107,6 +114,8 @@ final class JoinSide {
         this.keyTypes = pick(types, keyColumns);
         this.streamKeyTypes = pick(types, streamKey);
         this.padded = padded;
+        this.keyScratch = new Object[keyColumns.length + streamKey.length];
+        this.valueScratch = padded ? new Object[width + 1] : null;
         List<DataType> tableKey = new ArrayList<>(keyTypes);
         tableKey.addAll(streamKeyTypes);
         List<DataType> value = new ArrayList<>(types);
@@ -453,8 +462,9 @@ final class JoinSide {
         table.flush(writes);
     }
 
+    /** {@code row}'s state table key in {@link #keyScratch}, valid until the next call. */
     private Object[] tableKey(Object[] row) {
-        Object[] key = new Object[keyColumns.length + streamKey.length];
+        Object[] key = keyScratch;
         for (int i = 0; i < keyColumns.length; i++) {
             key[i] = row[keyColumns[i]];
         }
@@ -464,11 +474,13 @@ final class JoinSide {
         return key;
     }
 
+    /** {@code row} as stored: itself, or for a padded side with {@code degree} in {@link #valueScratch}. */
     private Object[] value(Object[] row, long degree) {
         if (!padded) {
             return row;
         }
-        Object[] value = Arrays.copyOf(row, width + 1);
+        Object[] value = valueScratch;
+        System.arraycopy(row, 0, value, 0, width);
         value[width] = degree;
         return value;
     }
