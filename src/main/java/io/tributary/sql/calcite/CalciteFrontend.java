@@ -127,6 +127,7 @@ public final class CalciteFrontend implements AutoCloseable {
                         original,
                         null,
                         null,
+                        null,
                         new StatementPositions(original, parsed, source, null));
             }
         };
@@ -178,6 +179,7 @@ public final class CalciteFrontend implements AutoCloseable {
                         sql,
                         parsed.labels(),
                         parsed.typeOids(),
+                        parsed.modifierCasts(),
                         parsed.positions()));
             }
         };
@@ -261,6 +263,7 @@ public final class CalciteFrontend implements AutoCloseable {
             String text,
             List<String> labels,
             List<Integer> typeOids,
+            List<Boolean> modifierCasts,
             StatementPositions positions) {}
 
     /**
@@ -305,6 +308,7 @@ public final class CalciteFrontend implements AutoCloseable {
         node = node.accept(precedence);
         List<String> labels = ColumnLabels.of(node, textOnly);
         List<Integer> typeOids = ResultTypeOids.of(node);
+        List<Boolean> modifierCasts = ModifierCasts.of(node);
         ViewExpansion views = new ViewExpansion(catalog, schemas.searchPath());
         node = node.accept(views);
         DerivedTableLabels derivedLabels = new DerivedTableLabels(textOnly);
@@ -343,7 +347,13 @@ public final class CalciteFrontend implements AutoCloseable {
                 || derivedLabels.changed();
         String text = node.isA(SqlKind.QUERY) ? (changed ? unparse(node) : rewritten.sql()) : null;
         return new Parsed(
-                node, rewritten, text, labels, typeOids, new StatementPositions(sql, rewritten.sql(), node, null));
+                node,
+                rewritten,
+                text,
+                labels,
+                typeOids,
+                modifierCasts,
+                new StatementPositions(sql, rewritten.sql(), node, null));
     }
 
     /**
@@ -496,12 +506,13 @@ public final class CalciteFrontend implements AutoCloseable {
     }
 
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original) {
-        return prepare(text, order, parameterCount, original, null, null, StatementPositions.of(original));
+        return prepare(text, order, parameterCount, original, null, null, null, StatementPositions.of(original));
     }
 
     /**
      * @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's
      * @param typeOids {@link ResultTypeOids#of} of the statement's tree, or null
+     * @param modifierCasts {@link ModifierCasts#of} of the statement's tree, or null
      * @param positions where an error in {@code text} is in {@code original}
      */
     private PreparedQuery prepare(
@@ -511,6 +522,7 @@ public final class CalciteFrontend implements AutoCloseable {
             String original,
             List<String> labels,
             List<Integer> typeOids,
+            List<Boolean> modifierCasts,
             StatementPositions positions) {
         String attempt = ExtractCalls.rewrite(
                 AtTimeZoneCalls.rewrite(text, connection), () -> DateIntervalSums.validator(connection));
@@ -520,7 +532,7 @@ public final class CalciteFrontend implements AutoCloseable {
             try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
                 statement = connection.prepareStatement(attempt);
                 return new CalcitePreparedQuery(
-                        statement, original, order, parameterCount, labels, typeOids, catalogTypes);
+                        statement, original, order, parameterCount, labels, typeOids, modifierCasts, catalogTypes);
             } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
                 closeQuietly(statement);
                 String again;
