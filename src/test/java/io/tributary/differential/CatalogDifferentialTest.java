@@ -232,6 +232,61 @@ class CatalogDifferentialTest {
         }
     }
 
+    /**
+     * A view's and a materialized view's columns keep the type modifier where PostgreSQL's type
+     * derivation keeps it (a column read as it is, a cast to {@code numeric(5,2)}, {@code
+     * varchar(10)} or {@code character(3)}) and drop it where it does not ({@code n + 1}, {@code
+     * ||}), as psql's {@code \d}, {@code information_schema.columns}, {@code pg_attribute} with
+     * {@code format_type} and pgjdbc's {@code getColumns} show them (issue 12).
+     */
+    @Test
+    void viewColumnsKeepTypeModifiersLikePostgres() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
+        List<String> ddl = List.of(
+                "CREATE TABLE vt (id INT PRIMARY KEY, n NUMERIC(5,2), x TEXT, vc VARCHAR(10), c CHAR(3), i INT)",
+                "CREATE VIEW vm AS SELECT n, x::numeric(5,2) AS xn, vc, x::varchar(10) AS xv, c, n + 1 AS n1,"
+                        + " x::char(3) AS xc, CAST(i AS NUMERIC(4,1)) AS ci, vc || 'a' AS vca, x::numeric AS xu FROM vt",
+                "CREATE MATERIALIZED VIEW mm AS SELECT id, n, x::numeric(5,2) AS xn, vc, x::varchar(10) AS xv, c FROM vt");
+        for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
+            try (c;
+                    Statement s = c.createStatement()) {
+                for (String d : ddl) {
+                    s.execute(d);
+                }
+            }
+        }
+        try {
+            for (String command : List.of(
+                    "\\d vm",
+                    "\\d mm",
+                    "SELECT column_name, data_type, numeric_precision, numeric_scale, character_maximum_length"
+                            + " FROM information_schema.columns WHERE table_name = 'vm' ORDER BY ordinal_position",
+                    "SELECT c.relname, a.attname, a.atttypmod, format_type(a.atttypid, a.atttypmod)"
+                            + " FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+                            + " WHERE c.relname IN ('vm', 'mm') AND a.attnum > 0 ORDER BY 1, a.attnum")) {
+                assertEquals(psql(DifferentialPostgres.port(), command), psql(tributary.port(), command), command);
+            }
+            try (Connection pg = postgresConnection();
+                    Connection trib = tributaryConnection()) {
+                for (String relation : List.of("vm", "mm")) {
+                    assertEquals(
+                            rows(pg.getMetaData().getColumns(null, "public", relation, null)),
+                            rows(trib.getMetaData().getColumns(null, "public", relation, null)),
+                            relation);
+                }
+            }
+        } finally {
+            for (Connection c : List.of(postgresConnection(), tributaryConnection())) {
+                try (c;
+                        Statement s = c.createStatement()) {
+                    s.execute("DROP MATERIALIZED VIEW mm");
+                    s.execute("DROP VIEW vm");
+                    s.execute("DROP TABLE vt");
+                }
+            }
+        }
+    }
+
     @Test
     void psqlSessionSettingsLikePostgres() throws Exception {
         assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");

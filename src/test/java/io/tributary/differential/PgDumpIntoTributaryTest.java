@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * values (an insert that leaves the key out, on both sides) must equal the PostgreSQL source's.
  * The tables cover SERIAL, BIGSERIAL, identity columns (ALWAYS and BY DEFAULT), a composite key,
  * keys that every dump adds after the rows' {@code COPY}, a sequence of its own (CREATE
- * SEQUENCE with options, its position set by {@code setval}), a view and materialized views over
+ * SEQUENCE with options, its position set by {@code setval}), views (one whose columns keep and
+ * lose type modifiers: {@code numeric(5,1)}, {@code varchar(10)}, {@code c + 1}) and materialized views over
  * tables whose keys the dump adds later, and over another materialized view (a dump creates them
  * {@code WITH NO DATA} before the rows and fills them by REFRESH at its end). The dumps keep their owners (every
  * {@code ALTER ... OWNER TO} names the one user) and leave out privileges ({@code
@@ -62,6 +63,9 @@ class PgDumpIntoTributaryTest {
             "SELECT nextval('counter')",
             "SELECT nextval('counter')",
             "CREATE VIEW keyed_named AS SELECT id, v FROM keyed WHERE v IS NOT NULL",
+            // type modifiers a dump's view text must keep (and n + 1 must not gain)
+            "CREATE VIEW plain_typed AS SELECT i, c, c + 1 AS c1, a::numeric(5,1) AS an, a::varchar(10) AS av"
+                    + " FROM plain",
             "INSERT INTO plain VALUES (1, 'tab\tand \\ backslash', 3.25, '2024-01-02', '2024-01-02 03:04:05.25',"
                     + " true, '\\xdeadbeef'::bytea, 1.5, 1),"
                     + " (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 2), (3, 'line\nbreak', -99999999.99,"
@@ -99,6 +103,9 @@ class PgDumpIntoTributaryTest {
             "SELECT * FROM keyed_len_many ORDER BY len",
             "SELECT * FROM comp_join ORDER BY a, v",
             "SELECT * FROM keyed_named ORDER BY id",
+            "SELECT * FROM plain_typed ORDER BY i",
+            "SELECT attname, atttypmod, format_type(atttypid, atttypmod) FROM pg_attribute"
+                    + " WHERE attrelid = 'plain_typed'::regclass AND attnum > 0 ORDER BY attnum",
             "SELECT nextval('counter')",
             // the restored foreign key holds
             "INSERT INTO fkc VALUES (13, 3, 'orphan')",
@@ -137,6 +144,7 @@ class PgDumpIntoTributaryTest {
         compare(pg);
         try (Statement s = target.connection.createStatement()) {
             s.execute("DROP VIEW keyed_named");
+            s.execute("DROP VIEW plain_typed");
             s.execute("DROP MATERIALIZED VIEW plain_sum, keyed_len_many, keyed_len, comp_join");
             s.execute("DROP TABLE " + String.join(", ", TABLES));
             s.execute("DROP SEQUENCE counter");

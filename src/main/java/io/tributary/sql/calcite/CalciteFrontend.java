@@ -130,6 +130,7 @@ public final class CalciteFrontend implements AutoCloseable {
                         original,
                         null,
                         null,
+                        null,
                         new StatementPositions(original, parsed, source, null));
             }
         };
@@ -181,6 +182,7 @@ public final class CalciteFrontend implements AutoCloseable {
                         sql,
                         parsed.labels(),
                         parsed.typeOids(),
+                        parsed.modifierCasts(),
                         parsed.positions()));
             }
         };
@@ -264,6 +266,7 @@ public final class CalciteFrontend implements AutoCloseable {
             String text,
             List<String> labels,
             List<Integer> typeOids,
+            List<Boolean> modifierCasts,
             StatementPositions positions) {}
 
     /**
@@ -308,6 +311,7 @@ public final class CalciteFrontend implements AutoCloseable {
         node = node.accept(precedence);
         List<String> labels = ColumnLabels.of(node, textOnly);
         List<Integer> typeOids = ResultTypeOids.of(node);
+        List<Boolean> modifierCasts = ModifierCasts.of(node);
         ViewExpansion views = new ViewExpansion(catalog, schemas.searchPath());
         node = node.accept(views);
         DerivedTableLabels derivedLabels = new DerivedTableLabels(textOnly);
@@ -346,7 +350,13 @@ public final class CalciteFrontend implements AutoCloseable {
                 || derivedLabels.changed();
         String text = node.isA(SqlKind.QUERY) ? (changed ? unparse(node) : rewritten.sql()) : null;
         return new Parsed(
-                node, rewritten, text, labels, typeOids, new StatementPositions(sql, rewritten.sql(), node, null));
+                node,
+                rewritten,
+                text,
+                labels,
+                typeOids,
+                modifierCasts,
+                new StatementPositions(sql, rewritten.sql(), node, null));
     }
 
     /**
@@ -499,12 +509,13 @@ public final class CalciteFrontend implements AutoCloseable {
     }
 
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original) {
-        return prepare(text, order, parameterCount, original, null, null, StatementPositions.of(original));
+        return prepare(text, order, parameterCount, original, null, null, null, StatementPositions.of(original));
     }
 
     /**
      * @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's
      * @param typeOids {@link ResultTypeOids#of} of the statement's tree, or null
+     * @param modifierCasts {@link ModifierCasts#of} of the statement's tree, or null
      * @param positions where an error in {@code text} is in {@code original}
      */
     private PreparedQuery prepare(
@@ -514,6 +525,7 @@ public final class CalciteFrontend implements AutoCloseable {
             String original,
             List<String> labels,
             List<Integer> typeOids,
+            List<Boolean> modifierCasts,
             StatementPositions positions) {
         String attempt = ExtractCalls.rewrite(
                 AtTimeZoneCalls.rewrite(text, connection), () -> DateIntervalSums.validator(connection));
@@ -523,7 +535,7 @@ public final class CalciteFrontend implements AutoCloseable {
             try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
                 statement = connection.prepareStatement(attempt);
                 return new CalcitePreparedQuery(
-                        statement, original, order, parameterCount, labels, typeOids, catalogTypes);
+                        statement, original, order, parameterCount, labels, typeOids, modifierCasts, catalogTypes);
             } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
                 closeQuietly(statement);
                 String again;

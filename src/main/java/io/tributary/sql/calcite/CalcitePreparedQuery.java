@@ -36,6 +36,7 @@ final class CalcitePreparedQuery implements PreparedQuery {
     /**
      * @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's
      * @param typeOids {@link ResultTypeOids#of} of the statement's select items, or null
+     * @param modifierCasts {@link ModifierCasts#of} of the statement's select items, or null
      * @param catalogTypes the OIDs of catalog columns read as they are
      */
     CalcitePreparedQuery(
@@ -45,6 +46,7 @@ final class CalcitePreparedQuery implements PreparedQuery {
             int parameterCount,
             List<String> labels,
             List<Integer> typeOids,
+            List<Boolean> modifierCasts,
             CatalogResultTypes catalogTypes)
             throws SQLException {
         this.statement = statement;
@@ -80,9 +82,15 @@ final class CalcitePreparedQuery implements PreparedQuery {
                                     && PgJsonTypes.kind(md.getColumnTypeName(i)) == null
                             ? DataType.INTERVAL
                             : TypeMapping.fromJdbc(md.getColumnTypeName(i), md.getPrecision(i), md.getScale(i));
-            // a char(n) column read as it is stays character(n); Calcite's string constants are CHAR too
-            if ("CHAR".equals(md.getColumnTypeName(i)) && isTableColumn(md, i)) {
+            // PostgreSQL keeps the modifier of a column read as it is and of a cast to a type with one
+            // (numeric(5,2), character(3)); Calcite's string constants are CHAR too, and its
+            // arithmetic is DECIMAL(p,s) where PostgreSQL's is numeric
+            boolean keepsModifier =
+                    isTableColumn(md, i) || ModifierCasts.isCast(modifierCasts, labels, i - 1, md.getColumnCount());
+            if (keepsModifier && "CHAR".equals(md.getColumnTypeName(i))) {
                 type = DataType.bpchar(md.getPrecision(i));
+            } else if (keepsModifier && type.kind() == TypeKind.NUMERIC) {
+                type = TypeMapping.numeric(md.getPrecision(i), md.getScale(i));
             }
             records[i - 1] = md.getColumnType(i) == java.sql.Types.STRUCT;
             // an oid column of pg_catalog is held as bigint, and described as oid when read as it is

@@ -119,11 +119,7 @@ final class TypeMapping {
             case BIGINT -> DataType.BIGINT;
             case REAL -> DataType.REAL;
             case FLOAT, DOUBLE -> DataType.DOUBLE;
-            case DECIMAL ->
-                t.getPrecision() == TributaryTypeSystem.MAX_NUMERIC_PRECISION
-                                && t.getScale() == UNCONSTRAINED_NUMERIC_SCALE
-                        ? DataType.NUMERIC
-                        : DataType.numeric(t.getPrecision(), t.getScale());
+            case DECIMAL -> numeric(t.getPrecision(), t.getScale());
             case VARCHAR ->
                 t.getPrecision() == RelDataType.PRECISION_NOT_SPECIFIED
                         ? DataType.TEXT
@@ -169,6 +165,16 @@ final class TypeMapping {
                         "values of type " + t.getSqlTypeName().getName().toLowerCase() + " are not supported here");
             }
         };
+    }
+
+    /**
+     * The Tributary type of Calcite's DECIMAL(precision, scale): numeric(p,s), except the DECIMAL
+     * that stands for an unconstrained NUMERIC ({@link #toRelType}), which is {@code numeric}.
+     */
+    static DataType numeric(int precision, int scale) {
+        return precision == TributaryTypeSystem.MAX_NUMERIC_PRECISION && scale == UNCONSTRAINED_NUMERIC_SCALE
+                ? DataType.NUMERIC
+                : DataType.numeric(precision, scale);
     }
 
     /**

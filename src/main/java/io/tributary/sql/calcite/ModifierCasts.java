@@ -1,0 +1,59 @@
+package io.tributary.sql.calcite;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlSelect;
+
+/**
+ * Which select items of a statement are casts to a type with a modifier ({@code x::numeric(5,2)},
+ * {@code CAST(x AS character(3))}), decided from the select list as written (as {@link
+ * ColumnLabels} names the columns). PostgreSQL's {@code exprTypmod} keeps such a cast's modifier,
+ * so its result column (and a view's column made of it) is {@code numeric(5,2)}, where Calcite's
+ * type alone cannot tell it from arithmetic's DECIMAL(p,s), which PostgreSQL types plain {@code
+ * numeric}. Stateless.
+ */
+final class ModifierCasts {
+    private ModifierCasts() {}
+
+    /**
+     * One flag per select item of {@code query}'s leftmost select (false for the star item),
+     * aligned with {@link ColumnLabels#of}'s labels; null when the query is no select.
+     */
+    static List<Boolean> of(SqlNode query) {
+        if (!(ColumnLabels.leftmostQuery(query) instanceof SqlSelect select)) {
+            return null;
+        }
+        List<Boolean> out = new ArrayList<>();
+        for (SqlNode item : select.getSelectList()) {
+            SqlNode value = item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
+            out.add(isModifierCast(value));
+        }
+        return out;
+    }
+
+    /**
+     * Whether result column {@code column} (0-based, of {@code width}) is made by such a cast.
+     *
+     * @param casts {@link #of}'s list, or null
+     * @param labels {@link ColumnLabels#of}'s labels for the same query, which place the star
+     */
+    static boolean isCast(List<Boolean> casts, List<String> labels, int column, int width) {
+        int item = ColumnLabels.item(labels, column, width);
+        return casts != null && item >= 0 && item < casts.size() && casts.get(item);
+    }
+
+    private static boolean isModifierCast(SqlNode node) {
+        return node instanceof SqlCall call
+                && call.getKind() == SqlKind.CAST
+                && call.operandCount() == 2
+                && call.operand(1) instanceof SqlDataTypeSpec spec
+                && spec.getCollectionsTypeName() == null
+                && spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic
+                && basic.getPrecision() > 0;
+    }
+}
