@@ -27,14 +27,8 @@ public final class Chunk {
 
     private final byte[][] pks;
     private final byte[][] values;
-    /** Per row, the inserts it stands for, or null (a plain row); null when no row carries any. */
-    private final SummedInserts[] sums;
 
     public Chunk(Op[] ops, Object[][] rows) {
-        this(ops, rows, null);
-    }
-
-    private Chunk(Op[] ops, Object[][] rows, SummedInserts[] sums) {
         if (ops.length != rows.length) {
             throw new IllegalArgumentException("ops and rows differ in length");
         }
@@ -43,7 +37,6 @@ public final class Chunk {
         this.layout = null;
         this.pks = null;
         this.values = null;
-        this.sums = sums;
     }
 
     private Chunk(Op[] ops, StoredLayout layout, byte[][] pks, byte[][] values) {
@@ -52,7 +45,6 @@ public final class Chunk {
         this.layout = layout;
         this.pks = pks;
         this.values = values;
-        this.sums = null;
     }
 
     /**
@@ -92,14 +84,6 @@ public final class Chunk {
             rows[i] = row;
         }
         return row;
-    }
-
-    /**
-     * The inserts row {@code i} stands for when a sender summed them ({@link Builder#addSummed}), or
-     * null for a plain row. Only an aggregation that merges such sums may receive a chunk with them.
-     */
-    public SummedInserts summed(int i) {
-        return sums == null ? null : sums[i];
     }
 
     /** How the rows' stored bytes are encoded, or null when the chunk holds decoded rows only. */
@@ -146,9 +130,6 @@ public final class Chunk {
 
         private Op[] ops;
         private Object[][] rows;
-        /** Null until a row with sums is added. */
-        private SummedInserts[] sums;
-
         private int size;
 
         public void add(Op op, Object[] row) {
@@ -159,22 +140,10 @@ public final class Chunk {
                 int capacity = size < TARGET_SIZE ? Math.min(TARGET_SIZE, size * 4) : size * 2;
                 ops = Arrays.copyOf(ops, capacity);
                 rows = Arrays.copyOf(rows, capacity);
-                if (sums != null) {
-                    sums = Arrays.copyOf(sums, capacity);
-                }
             }
             ops[size] = op;
             rows[size] = row;
             size++;
-        }
-
-        /** Adds an INSERT of {@code row} standing for the inserts {@code summed} (see {@link Chunk#summed}). */
-        public void addSummed(Object[] row, SummedInserts summed) {
-            add(Op.INSERT, row);
-            if (sums == null) {
-                sums = new SummedInserts[ops.length];
-            }
-            sums[size - 1] = summed;
         }
 
         public int size() {
@@ -191,14 +160,10 @@ public final class Chunk {
                 return null;
             }
             Chunk c = size == ops.length
-                    ? new Chunk(ops, rows, sums)
-                    : new Chunk(
-                            Arrays.copyOf(ops, size),
-                            Arrays.copyOf(rows, size),
-                            sums == null ? null : Arrays.copyOf(sums, size));
+                    ? new Chunk(ops, rows)
+                    : new Chunk(Arrays.copyOf(ops, size), Arrays.copyOf(rows, size));
             ops = null;
             rows = null;
-            sums = null;
             size = 0;
             return c;
         }

@@ -5,7 +5,6 @@ import io.tributary.common.codec.KeyCodec;
 import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
 import io.tributary.plan.AggCall;
-import io.tributary.stream.SummedInserts;
 import java.math.BigDecimal;
 import java.util.Arrays;
 
@@ -67,8 +66,6 @@ final class FlatInserts {
     private final int[] newScales;
     private final long[] valueWord0;
     private final long[] valueWord1;
-    /** Per call and value of the sums {@link #merge} takes in, the group's entry it goes to. */
-    private final int[] mergedSlots;
 
     /** Whether every call is one this class can sum (see the class comment). */
     static boolean supports(AggCall[] calls, DataType[] argTypes) {
@@ -122,7 +119,6 @@ final class FlatInserts {
         this.newScales = new int[calls.length];
         this.valueWord0 = new long[calls.length];
         this.valueWord1 = new long[calls.length];
-        this.mergedSlots = new int[calls.length * VALUES];
     }
 
     /** Makes room for ids below {@code idLimit}. */
@@ -209,16 +205,20 @@ final class FlatInserts {
 
     /** Computes the SUM at {@code at} plus {@code value} into {@link #newSums}; false when it does not fit. */
     private boolean sum(int c, int at, Object value) {
+        long x;
+        int xScale;
         if (value instanceof BigDecimal d) {
-            return DecimalSumAccumulator.compact(d) && sum(c, at, DecimalSumAccumulator.unscaled(d), d.scale());
+            if (!DecimalSumAccumulator.compact(d)) {
+                return false;
+            }
+            xScale = d.scale();
+            x = DecimalSumAccumulator.unscaled(d);
         } else if (value instanceof Long || value instanceof Integer || value instanceof Short) {
-            return sum(c, at, ((Number) value).longValue(), 0);
+            x = ((Number) value).longValue();
+            xScale = 0;
+        } else {
+            return false;
         }
-        return false;
-    }
-
-    /** As {@link #sum(int, int, Object)} for the unscaled {@code x} at {@code xScale}. */
-    private boolean sum(int c, int at, long x, int xScale) {
         long sum = words[at + 1];
         int scale = (int) words[at + 2];
         int to = Math.max(scale, xScale);
@@ -273,117 +273,6 @@ final class FlatInserts {
         valueAt[c] = free;
         valueWord0[c] = w0;
         valueWord1[c] = w1;
-        return true;
-    }
-
-    /**
-     * Group {@code id}'s sums as a copy another actor's operator of the same calls can {@link
-     * #merge}; with no rows when the group has none.
-     */
-    SummedInserts summed(int id) {
-        int base = id * stride;
-        return new SummedInserts(
-                Arrays.copyOfRange(words, base, base + stride),
-                Arrays.copyOfRange(firstSeen, id * valueStride, (id + 1) * valueStride));
-    }
-
-    /**
-     * Adds {@code other}, sums of an operator of the same calls (see {@link #summed}), to group {@code
-     * id} and returns true, or returns false having changed nothing when they do not fit: a SUM past
-     * a {@code long} or more distinct values of a MIN/MAX call than {@link #VALUES}. Into a group
-     * with no rows they always fit.
-     */
-    boolean merge(int id, SummedInserts other) {
-        int base = id * stride;
-        for (int c = 0; c < calls.length; c++) {
-            int at = base + offsets[c];
-            switch (calls[c].kind()) {
-                case COUNT -> {}
-                case SUM, SUM0 -> {
-                    if (other.word(offsets[c]) > 0
-                            && !sum(c, at, other.word(offsets[c] + 1), (int) other.word(offsets[c] + 2))) {
-                        return false;
-                    }
-                }
-                default -> {
-                    if (!placeValues(c, at, other)) {
-                        return false;
-                    }
-                }
-            }
-        }
-        if (words[base] == 0) {
-            if (pendingCount == pendingIds.length) {
-                pendingIds = Arrays.copyOf(pendingIds, pendingCount * 2);
-            }
-            pendingIds[pendingCount++] = id;
-        }
-        words[base] += other.word(0);
-        for (int c = 0; c < calls.length; c++) {
-            int at = base + offsets[c];
-            int from = offsets[c];
-            switch (calls[c].kind()) {
-                case COUNT -> words[at] += other.word(from);
-                case SUM, SUM0 -> {
-                    if (other.word(from) > 0) {
-                        words[at] += other.word(from);
-                        words[at + 1] = newSums[c];
-                        words[at + 2] = newScales[c];
-                    }
-                }
-                default -> {
-                    for (int k = 0; k < VALUES; k++) {
-                        long occurrences = other.word(from + 3 * k + 2);
-                        if (occurrences == 0) {
-                            continue;
-                        }
-                        int e = at + 3 * mergedSlots[c * VALUES + k];
-                        if (words[e + 2] == 0) {
-                            words[e] = other.word(from + 3 * k);
-                            words[e + 1] = other.word(from + 3 * k + 1);
-                            firstSeen[id * valueStride + valueSlots[c] + mergedSlots[c * VALUES + k]] =
-                                    other.firstSeen(valueSlots[c] + k);
-                            pendingValues++;
-                        }
-                        words[e + 2] += occurrences;
-                    }
-                }
-            }
-        }
-        return true;
-    }
-
-    /**
-     * Finds, for each value of MIN/MAX call {@code c} in {@code other}, its entry among the group's
-     * at {@code at} or a free one, into {@link #mergedSlots}; false when there are too few free ones.
-     */
-    private boolean placeValues(int c, int at, SummedInserts other) {
-        int from = offsets[c];
-        int taken = 0;
-        for (int k = 0; k < VALUES; k++) {
-            if (other.word(from + 3 * k + 2) == 0) {
-                continue;
-            }
-            long w0 = other.word(from + 3 * k);
-            long w1 = other.word(from + 3 * k + 1);
-            int slot = -1;
-            for (int j = 0; j < VALUES && slot < 0; j++) {
-                int e = at + 3 * j;
-                if (words[e + 2] != 0 && words[e] == w0 && words[e + 1] == w1) {
-                    slot = j;
-                }
-            }
-            for (int j = 0; j < VALUES && slot < 0; j++) {
-                if (words[at + 3 * j + 2] == 0 && (taken & (1 << j)) == 0) {
-                    slot = j;
-                }
-            }
-            if (slot < 0) {
-                return false;
-            }
-            taken |= 1 << slot;
-            mergedSlots[c * VALUES + k] = slot;
-        }
         return true;
     }
 

@@ -17,7 +17,6 @@ import io.tributary.stream.Operator;
 import io.tributary.stream.Output;
 import io.tributary.stream.StateTable;
 import io.tributary.stream.StateWrites;
-import io.tributary.stream.SummedInserts;
 import io.tributary.stream.WatermarkReader;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -229,11 +228,6 @@ public final class HashAggOperator implements Operator {
         }
         for (int i = 0; i < n; i++) {
             int id = chunkGroups[i];
-            SummedInserts sums = chunk.summed(i);
-            if (sums != null) {
-                mergeSummed(id, chunk.row(i), sums);
-                continue;
-            }
             if (flat != null) {
                 if (chunk.op(i).sign() > 0 && addFlat(id, chunk.row(i))) {
                     continue;
@@ -294,32 +288,6 @@ public final class HashAggOperator implements Operator {
             touch(h, id);
         }
         return true;
-    }
-
-    /**
-     * Adds inserts a sender summed ({@link InsertCombiner}) to group {@code id}'s {@link FlatInserts},
-     * as {@link #addFlat} adds one row; {@code row} is the first of them. When they do not fit beside
-     * the group's sums, those are folded first, and they fit alone.
-     */
-    private void mergeSummed(int id, Object[] row, SummedInserts sums) {
-        if (flat == null) {
-            throw new IllegalStateException("summed inserts reached an aggregation that does not sum inserts flat");
-        }
-        if (flat.rows(id) == 0) {
-            HeldGroup h = held.get(id);
-            if (!h.touched) {
-                touch(h, id);
-            } else if (h.group.rowCount == 0) {
-                // the group's last row went earlier in this epoch: it comes back fresh, with this row's key
-                h.group = GroupState.empty(keyValues(row), functions);
-            }
-        }
-        if (!flat.merge(id, sums)) {
-            fold(id);
-            if (!flat.merge(id, sums)) {
-                throw new IllegalStateException("summed inserts do not fit an empty group's sums");
-            }
-        }
     }
 
     private void touch(HeldGroup h, int id) {

@@ -5,7 +5,6 @@ import io.tributary.plan.ColumnsRead;
 import io.tributary.plan.Distribution;
 import io.tributary.plan.ExchangeNode;
 import io.tributary.plan.Field;
-import io.tributary.plan.HashAggNode;
 import io.tributary.plan.HashJoinNode;
 import io.tributary.plan.MaterializeNode;
 import io.tributary.plan.PlanPrinter;
@@ -16,7 +15,6 @@ import io.tributary.storage.StateStore;
 import io.tributary.stream.WatermarkReader;
 import io.tributary.stream.backfill.BackfillInput;
 import io.tributary.stream.backfill.BackfillRate;
-import io.tributary.stream.operators.InsertCombiner;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -36,13 +34,6 @@ final class JobBuilder {
 
     /** A plan graph node: its fragment and operator name, as {@code OperatorRows} reports them. */
     record PlanNode(int fragment, String operator) {}
-
-    /**
-     * The most groups a {@link CombiningDispatcher} sums before it sends them on: as many as an
-     * aggregating actor keeps decoded, so a snapshot over that many groups crosses the exchange once
-     * per group and barrier; at about 200 bytes a group, 13 MB per sending actor.
-     */
-    private static final int COMBINED_GROUPS = 65_536;
 
     private final String name;
     private final StateStore store;
@@ -277,20 +268,12 @@ final class JobBuilder {
                 int[] keys = exchange.distribution().keys();
                 List<DataType> keyTypes = types(exchange.fields(), keys);
                 boolean broadcast = exchange.distribution().kind() == Distribution.Kind.BROADCAST;
-                HashAggNode combined = combinedAggregation(leaf.occurrence(), broadcast);
                 buildFragment(
                         child,
                         childP,
                         j -> broadcast
                                 ? new BroadcastDispatcher(channels[j])
-                                : combined != null
-                                        ? new CombiningDispatcher(
-                                                keys,
-                                                keyTypes,
-                                                mapping,
-                                                channels[j],
-                                                new InsertCombiner(combined, COMBINED_GROUPS))
-                                        : new HashDispatcher(keys, keyTypes, mapping, channels[j]));
+                                : new HashDispatcher(keys, keyTypes, mapping, channels[j]));
             }
             leafBackfills.put(leaf.occurrence(), List.copyOf(backfills.subList(builtBefore, backfills.size())));
         }
@@ -312,20 +295,6 @@ final class JobBuilder {
                     failures,
                     views.get(i)));
         }
-    }
-
-    /**
-     * The aggregation whose input {@code exchange} is, when the senders sum its inserts per group
-     * first ({@link CombiningDispatcher}): only in a backfill job that starts with the snapshot, whose
-     * rows are all inserts and reach most groups many times, and only for aggregations that {@link
-     * InsertCombiner#combines}. Null otherwise.
-     */
-    private HashAggNode combinedAggregation(Occurrence exchange, boolean broadcast) {
-        Occurrence parent = parents.get(exchange);
-        if (broadcast || backfill == null || backfill.live() || parent == null) {
-            return null;
-        }
-        return parent.node() instanceof HashAggNode agg && InsertCombiner.combines(agg) ? agg : null;
     }
 
     /**

@@ -612,7 +612,7 @@ class HashAggOperatorTest {
         for (long seed = 1; seed <= 8; seed++) {
             int[] groupKeys = seed % 4 == 0 ? new int[0] : seed % 2 == 0 ? new int[] {0} : new int[] {0, 1};
             int cacheGroups = seed % 3 == 0 ? HashAggOperator.DEFAULT_CACHE_GROUPS : 3;
-            runRandom(seed, groupKeys, cacheGroups, RANDOM_INPUT, RANDOM_CALLS, HashAggOperatorTest::randomRow, 0);
+            runRandom(seed, groupKeys, cacheGroups, RANDOM_INPUT, RANDOM_CALLS, HashAggOperatorTest::randomRow);
         }
     }
 
@@ -641,24 +641,7 @@ class HashAggOperatorTest {
         for (long seed = 1; seed <= 8; seed++) {
             int[] groupKeys = seed % 2 == 0 ? new int[] {0} : new int[] {0, 1};
             int cacheGroups = seed % 3 == 0 ? HashAggOperator.DEFAULT_CACHE_GROUPS : 3;
-            runRandom(seed, groupKeys, cacheGroups, FLAT_INPUT, FLAT_CALLS, HashAggOperatorTest::flatRow, 0);
-        }
-    }
-
-    /**
-     * Inserts summed per group by a sender ({@link InsertCombiner}, as a backfill's scanning actor
-     * does before the exchange) and merged by the operator give the state and rows of the same
-     * inserts one by one: sums go on at random points, at barriers, before deletes and when the
-     * combiner holds its most groups; rows that do not fit a group's sums send those on first.
-     */
-    @Test
-    void insertsSummedBeforeTheExchangeMatchGroupByRecomputedFromScratch() {
-        for (long seed = 1; seed <= 8; seed++) {
-            int[] groupKeys = seed % 2 == 0 ? new int[] {0} : new int[] {0, 1};
-            int cacheGroups = seed % 3 == 0 ? HashAggOperator.DEFAULT_CACHE_GROUPS : 3;
-            int combinedGroups = seed % 4 < 2 ? 2 : 1_000;
-            runRandom(
-                    seed, groupKeys, cacheGroups, FLAT_INPUT, FLAT_CALLS, HashAggOperatorTest::flatRow, combinedGroups);
+            runRandom(seed, groupKeys, cacheGroups, FLAT_INPUT, FLAT_CALLS, HashAggOperatorTest::flatRow);
         }
     }
 
@@ -682,12 +665,10 @@ class HashAggOperatorTest {
             int cacheGroups,
             DataType[] input,
             AggCall[] calls,
-            java.util.function.Function<Random, Object[]> newRow,
-            int combinedGroups) {
+            java.util.function.Function<Random, Object[]> newRow) {
         Random rnd = new Random(seed);
         HashAggNode node = agg(source(input), groupKeys, calls);
         OperatorHarness h = harness(node, cacheGroups);
-        InsertCombiner combiner = combinedGroups > 0 ? new InsertCombiner(node, combinedGroups) : null;
         List<Object[]> live = new ArrayList<>();
         List<Object[]> committed = new ArrayList<>();
         for (int step = 0; step < 300; step++) {
@@ -706,70 +687,19 @@ class HashAggOperatorTest {
                     rows[i] = live.remove(rnd.nextInt(live.size()));
                 }
             }
-            Chunk chunk = new Chunk(ops, rows);
-            h.push(0, combiner == null ? chunk : combined(combiner, chunk, rnd));
+            h.push(0, new Chunk(ops, rows));
             int r = rnd.nextInt(10);
             if (r < 2) {
-                if (combiner != null) {
-                    drainInto(combiner, h);
-                }
                 h.barrier();
                 committed = new ArrayList<>(live);
                 assertEquals(groupBy(live, groupKeys, calls), h.result(), "seed " + seed + " step " + step);
             } else if (r == 2) {
                 h.restore();
                 live = new ArrayList<>(committed);
-                if (combiner != null) {
-                    // a crash loses what the sender held, as it loses the channels' chunks
-                    combiner = new InsertCombiner(node, combinedGroups);
-                }
             }
-        }
-        if (combiner != null) {
-            drainInto(combiner, h);
         }
         h.barrier();
         assertEquals(groupBy(live, groupKeys, calls), h.result(), "seed " + seed + " at the end");
-    }
-
-    /** What a {@code CombiningDispatcher} sends on for {@code chunk}: drained sums and the rows not summed. */
-    private static Chunk combined(InsertCombiner combiner, Chunk chunk, Random rnd) {
-        Chunk.Builder out = new Chunk.Builder();
-        InsertCombiner.Sink sink = (row, sums) -> {
-            if (sums == null) {
-                out.add(Op.INSERT, row);
-            } else {
-                out.addSummed(row, sums);
-            }
-        };
-        for (int i = 0; i < chunk.size(); i++) {
-            if (chunk.op(i) == Op.INSERT) {
-                combiner.add(chunk.row(i), sink);
-                if (combiner.full() || rnd.nextInt(8) == 0) {
-                    combiner.drain(sink);
-                }
-            } else {
-                combiner.drain(sink);
-                out.add(chunk.op(i), chunk.row(i));
-            }
-        }
-        Chunk built = out.build();
-        return built == null ? new Chunk(new Op[0], new Object[0][]) : built;
-    }
-
-    private static void drainInto(InsertCombiner combiner, OperatorHarness h) {
-        Chunk.Builder out = new Chunk.Builder();
-        combiner.drain((row, sums) -> {
-            if (sums == null) {
-                out.add(Op.INSERT, row);
-            } else {
-                out.addSummed(row, sums);
-            }
-        });
-        Chunk built = out.build();
-        if (built != null) {
-            h.push(0, built);
-        }
     }
 
     private static Object[] randomRow(Random rnd) {
