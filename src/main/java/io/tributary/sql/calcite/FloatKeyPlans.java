@@ -5,29 +5,18 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelCollations;
-import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.logical.LogicalAggregate;
-import org.apache.calcite.rel.logical.LogicalFilter;
-import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
-import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.rex.RexOver;
-import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.rex.RexSubQuery;
-import org.apache.calcite.rex.RexUtil;
-import org.apache.calcite.rex.RexWindow;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.calcite.sql.fun.SqlQuantifyOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
@@ -35,7 +24,8 @@ import org.apache.calcite.tools.Program;
 
 /**
  * A planning step for ad-hoc queries that group, join, partition or compare sets by floats, run by
- * the frontend's program ahead of the planner on the planning thread; stateless. PostgreSQL holds
+ * the frontend's program ahead of the planner on the planning thread (its {@link KeyPlans} use, with
+ * the aggregates' and set operations' rewrite of its own); stateless. PostgreSQL holds
  * {@code -0} and {@code 0} equal, so they are one group of a GROUP BY or DISTINCT, one row of a
  * UNION, INTERSECT or EXCEPT, one window partition, and join and match ({@code IN (SELECT ...)})
  * each other; Calcite's hash aggregates, set operations, windows and joins key by {@link
@@ -53,15 +43,30 @@ final class FloatKeyPlans {
     private static final SqlUserDefinedFunction FLOAT4_KEY =
             PlanFunctions.scalar(PgFloatKeys.class, "pg_float4_key", SqlTypeName.REAL);
 
+    private static final KeyPlans PLANS = new KeyPlans(
+            new KeyPlans.Keys() {
+                @Override
+                public boolean compared(RelDataType a, RelDataType b) {
+                    return isFloat(a) && isFloat(b);
+                }
+
+                @Override
+                public RexNode key(RexBuilder rex, RexNode value) {
+                    return FloatKeyPlans.key(rex, value);
+                }
+            },
+            true,
+            FloatKeyPlans::keyedGroups);
+
     private FloatKeyPlans() {}
 
     /** Rewrites the plan's aggregates and joins over float keys, then runs {@code planning} on it. */
     static Program before(Program planning) {
-        return NodeRewrites.before(planning, FloatKeyPlans::rewritten, type -> false);
+        return PLANS.before(planning);
     }
 
-    private static RelNode rewritten(RelNode node) {
-        node = node.accept(new PartitionsAndSubQueries(node.getCluster().getRexBuilder()));
+    /** {@code node}'s float group keys and set operations keyed; {@link KeyPlans} does the rest. */
+    private static RelNode keyedGroups(RelNode node) {
         if (node instanceof LogicalAggregate aggregate) {
             return grouped(aggregate);
         }
@@ -74,38 +79,7 @@ final class FloatKeyPlans {
                             setOp.getInputs().stream().map(FloatKeyPlans::keyed).toList())
                     : SetOperationGroups.grouped(setOp, FloatKeyPlans::grouped);
         }
-        if (node instanceof LogicalFilter filter && RexUtil.containsCorrelation(filter.getCondition())) {
-            // a sub-query's equality with the outer row's float, which decorrelation makes a join key
-            RexNode condition = filter.getCondition()
-                    .accept(new EqualityKeys(filter.getCluster().getRexBuilder()));
-            return condition == filter.getCondition()
-                    ? filter
-                    : filter.copy(filter.getTraitSet(), filter.getInput(), condition);
-        }
-        if (node instanceof LogicalJoin join) {
-            RexNode condition = join.getCondition()
-                    .accept(new EqualityKeys(join.getCluster().getRexBuilder()));
-            return condition == join.getCondition()
-                    ? join
-                    : join.copy(
-                            join.getTraitSet(),
-                            condition,
-                            join.getLeft(),
-                            join.getRight(),
-                            join.getJoinType(),
-                            join.isSemiJoinDone());
-        }
         return node;
-    }
-
-    /** {@code plan}, a sub-query's, with its nodes rewritten as the query's are. */
-    private static RelNode rewrittenPlan(RelNode plan) {
-        return plan.accept(new RelHomogeneousShuttle() {
-            @Override
-            public RelNode visit(RelNode other) {
-                return rewritten(super.visit(other));
-            }
-        });
     }
 
     /** {@code input} with each float column through {@link PgFloatKeys}, or itself if it has none. */
@@ -239,93 +213,5 @@ final class FloatKeyPlans {
                 value.getType(),
                 value.getType().getSqlTypeName() == SqlTypeName.REAL ? FLOAT4_KEY : FLOAT8_KEY,
                 List.of(value));
-    }
-
-    /**
-     * {@code operands} with each float one that is compared with a float (of the type at its
-     * position in {@code counterparts}) through {@link PgFloatKeys}, {@code operands} itself when
-     * none is; the caller keys those counterparts alike, so {@code -0} meets {@code 0}.
-     */
-    private static List<RexNode> comparedByKeys(
-            RexBuilder rex, List<RexNode> operands, List<RelDataType> counterparts) {
-        List<RexNode> keyed = operands;
-        for (int i = 0; i < operands.size() && i < counterparts.size(); i++) {
-            if (isFloat(operands.get(i).getType()) && isFloat(counterparts.get(i))) {
-                if (keyed == operands) {
-                    keyed = new ArrayList<>(operands);
-                }
-                keyed.set(i, key(rex, operands.get(i)));
-            }
-        }
-        return keyed;
-    }
-
-    /**
-     * A window's float partition keys through {@link PgFloatKeys}; a sub-query's plan rewritten as
-     * the query's, and in {@code x IN (SELECT ...)} (or {@code = ANY}) each float operand and the
-     * float column it is looked up in compared by their keys (the semi-join planning makes of it
-     * hashes them).
-     */
-    private static final class PartitionsAndSubQueries extends RexShuttle {
-        private final RexBuilder rex;
-
-        PartitionsAndSubQueries(RexBuilder rex) {
-            this.rex = rex;
-        }
-
-        @Override
-        public RexNode visitOver(RexOver over) {
-            RexOver visited = (RexOver) super.visitOver(over);
-            RexWindow window = visited.getWindow();
-            if (window.partitionKeys.stream().noneMatch(k -> isFloat(k.getType()))) {
-                return visited;
-            }
-            List<RexNode> partition = window.partitionKeys.stream()
-                    .map(k -> isFloat(k.getType()) ? key(rex, k) : k)
-                    .toList();
-            return WindowCalls.withPartitionKeys(rex, visited, partition);
-        }
-
-        @Override
-        public RexNode visitSubQuery(RexSubQuery subQuery) {
-            RexSubQuery visited = (RexSubQuery) super.visitSubQuery(subQuery);
-            RelNode plan = rewrittenPlan(visited.rel);
-            boolean membership = visited.getKind() == SqlKind.IN
-                    || (visited.getOperator() instanceof SqlQuantifyOperator quantify
-                            && quantify.comparisonKind == SqlKind.EQUALS);
-            List<RexNode> operands = membership
-                    ? comparedByKeys(rex, visited.getOperands(), RelOptUtil.getFieldTypeList(plan.getRowType()))
-                    : visited.getOperands();
-            boolean floats = operands != visited.getOperands();
-            if (floats) {
-                plan = keyed(plan);
-            }
-            RexSubQuery replanned = plan == visited.rel ? visited : visited.clone(plan);
-            return floats ? replanned.clone(replanned.getType(), operands) : replanned;
-        }
-    }
-
-    /** Each {@code =} or IS NOT DISTINCT FROM of two floats compares their keys instead. */
-    private static final class EqualityKeys extends RexShuttle {
-        private final RexBuilder rex;
-
-        EqualityKeys(RexBuilder rex) {
-            this.rex = rex;
-        }
-
-        @Override
-        public RexNode visitCall(RexCall call) {
-            RexCall visited = (RexCall) super.visitCall(call);
-            if (visited.getKind() != SqlKind.EQUALS && visited.getKind() != SqlKind.IS_NOT_DISTINCT_FROM) {
-                return visited;
-            }
-            List<RexNode> operands = comparedByKeys(
-                    rex,
-                    visited.operands,
-                    List.of(
-                            visited.operands.get(1).getType(),
-                            visited.operands.get(0).getType()));
-            return operands == visited.operands ? visited : visited.clone(visited.getType(), operands);
-        }
     }
 }

@@ -79,15 +79,7 @@ final class IntervalPlans {
                 return visited;
             }
         });
-        return condition == join.getCondition()
-                ? join
-                : join.copy(
-                        join.getTraitSet(),
-                        condition,
-                        join.getLeft(),
-                        join.getRight(),
-                        join.getJoinType(),
-                        join.isSemiJoinDone());
+        return KeyPlans.withCondition(join, condition);
     }
 
     private static SqlAggFunction aggregate(String name, Class<?> implementation) {
