@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import org.apache.calcite.sql.SqlBasicCall;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
@@ -140,6 +141,34 @@ final class ColumnLabels {
     static String expand(List<String> labels, int column, int width) {
         int item = item(labels, column, width);
         return item < 0 ? null : labels.get(item);
+    }
+
+    /**
+     * {@code per}'s answer for each select item of {@code query}'s leftmost select (for the item's
+     * value, its alias unwrapped; the star item included), aligned with {@link #of}'s labels; null
+     * when the query is no select.
+     */
+    static <T> List<T> perItem(SqlNode query, Function<SqlNode, T> per) {
+        if (!(leftmostQuery(query) instanceof SqlSelect select)) {
+            return null;
+        }
+        List<T> out = new ArrayList<>();
+        for (SqlNode item : select.getSelectList()) {
+            out.add(per.apply(item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item));
+        }
+        return out;
+    }
+
+    /**
+     * {@link #perItem}'s answer for result column {@code column} (0-based, of {@code width}), or
+     * {@code none} where no one item makes that column (a column of the star, counts that do not
+     * fit, no list).
+     *
+     * @param labels {@link #of}'s labels for the same query, which place the star
+     */
+    static <T> T atColumn(List<T> perItem, List<String> labels, int column, int width, T none) {
+        int item = item(labels, column, width);
+        return perItem == null || item < 0 || item >= perItem.size() ? none : perItem.get(item);
     }
 
     /**

@@ -1,13 +1,11 @@
 package io.tributary.sql.calcite;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlSelect;
 
 /**
  * Which select items of a statement are casts to a type with a modifier ({@code x::numeric(5,2)},
@@ -25,15 +23,7 @@ final class ModifierCasts {
      * aligned with {@link ColumnLabels#of}'s labels; null when the query is no select.
      */
     static List<Boolean> of(SqlNode query) {
-        if (!(ColumnLabels.leftmostQuery(query) instanceof SqlSelect select)) {
-            return null;
-        }
-        List<Boolean> out = new ArrayList<>();
-        for (SqlNode item : select.getSelectList()) {
-            SqlNode value = item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
-            out.add(isModifierCast(value));
-        }
-        return out;
+        return ColumnLabels.perItem(query, ModifierCasts::isModifierCast);
     }
 
     /**
@@ -43,8 +33,7 @@ final class ModifierCasts {
      * @param labels {@link ColumnLabels#of}'s labels for the same query, which place the star
      */
     static boolean isCast(List<Boolean> casts, List<String> labels, int column, int width) {
-        int item = ColumnLabels.item(labels, column, width);
-        return casts != null && item >= 0 && item < casts.size() && casts.get(item);
+        return ColumnLabels.atColumn(casts, labels, column, width, false);
     }
 
     private static boolean isModifierCast(SqlNode node) {

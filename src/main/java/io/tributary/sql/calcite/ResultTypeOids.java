@@ -1,12 +1,9 @@
 package io.tributary.sql.calcite;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlFunction;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlSelect;
 
 /**
  * The type OIDs a statement's result columns are described with where PostgreSQL's type is one
@@ -25,15 +22,7 @@ final class ResultTypeOids {
      * is no select.
      */
     static List<Integer> of(SqlNode query) {
-        if (!(ColumnLabels.leftmostQuery(query) instanceof SqlSelect select)) {
-            return null;
-        }
-        List<Integer> out = new ArrayList<>();
-        for (SqlNode item : select.getSelectList()) {
-            SqlNode value = item.getKind() == SqlKind.AS ? ((SqlCall) item).operand(0) : item;
-            out.add(isTypeOf(value) ? REGTYPE_OID : 0);
-        }
-        return out;
+        return ColumnLabels.perItem(query, value -> isTypeOf(value) ? REGTYPE_OID : 0);
     }
 
     /**
@@ -44,8 +33,7 @@ final class ResultTypeOids {
      * @param labels {@link ColumnLabels#of}'s labels for the same query, which place the star
      */
     static int of(List<Integer> oids, List<String> labels, int column, int width) {
-        int item = ColumnLabels.item(labels, column, width);
-        return oids == null || item < 0 || item >= oids.size() ? 0 : oids.get(item);
+        return ColumnLabels.atColumn(oids, labels, column, width, 0);
     }
 
     private static boolean isTypeOf(SqlNode node) {
