@@ -49,7 +49,6 @@ final class NumericKeyPlans {
     }
 
     private static boolean unconstrained(RelDataType t) {
-        return t.getPrecision() == TributaryTypeSystem.MAX_NUMERIC_PRECISION
-                && t.getScale() == TypeMapping.UNCONSTRAINED_NUMERIC_SCALE;
+        return TypeMapping.unconstrainedNumeric(t.getPrecision(), t.getScale());
     }
 }

@@ -172,9 +172,12 @@ final class TypeMapping {
      * that stands for an unconstrained NUMERIC ({@link #toRelType}), which is {@code numeric}.
      */
     static DataType numeric(int precision, int scale) {
-        return precision == TributaryTypeSystem.MAX_NUMERIC_PRECISION && scale == UNCONSTRAINED_NUMERIC_SCALE
-                ? DataType.NUMERIC
-                : DataType.numeric(precision, scale);
+        return unconstrainedNumeric(precision, scale) ? DataType.NUMERIC : DataType.numeric(precision, scale);
+    }
+
+    /** Whether Calcite's DECIMAL(precision, scale) is the one that stands for an unconstrained NUMERIC. */
+    static boolean unconstrainedNumeric(int precision, int scale) {
+        return precision == TributaryTypeSystem.MAX_NUMERIC_PRECISION && scale == UNCONSTRAINED_NUMERIC_SCALE;
     }
 
     /**
