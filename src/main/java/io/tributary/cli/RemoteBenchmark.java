@@ -97,6 +97,15 @@ final class RemoteBenchmark implements Callable<Integer> {
                     + " (default: ${DEFAULT-VALUE}, not pinned).")
     String clientCore;
 
+    @Option(
+            names = "--worker-policy",
+            defaultValue = "normal",
+            description = "The workers' scheduling policy: normal, or idle (SCHED_IDLE, with chrt) so that on a"
+                    + " machine too small to give them cores of their own they run only in what the INSERT"
+                    + " client, the disk's interrupts and the jobs database leave of core 1, as workers on"
+                    + " other machines would (default: ${DEFAULT-VALUE}).")
+    String workerPolicy;
+
     /** Where the sink rounds' INSERTs are logged; null without {@code --latency-log}. */
     private InsertLatencyLog latencies;
 
@@ -107,6 +116,10 @@ final class RemoteBenchmark implements Callable<Integer> {
     public Integer call() throws Exception {
         if (rounds < 1 || rows < 1) {
             System.err.println("--rounds and --rows must be positive");
+            return 2;
+        }
+        if (!List.of("normal", "idle").contains(workerPolicy)) {
+            System.err.println("--worker-policy is normal or idle");
             return 2;
         }
         if (!List.of("all", "sinks", "views").contains(part)) {
@@ -138,10 +151,15 @@ final class RemoteBenchmark implements Callable<Integer> {
             }
             String jobsUrl = pg.jdbcUrl().replace("/postgres?", "/jobs?");
             int port = freePort();
-            List<Process> children = new ArrayList<>();
+            List<Process> children = new java.util.concurrent.CopyOnWriteArrayList<>();
+            // an interrupted bench (Ctrl-C, a timeout's SIGTERM) skips the finally below: its server and
+            // workers would go on running, holding their ports and directories
+            Thread reaper = new Thread(() -> children.forEach(Process::destroyForcibly), "bench-children-reaper");
+            Runtime.getRuntime().addShutdownHook(reaper);
             try {
                 children.add(child(
                         "0",
+                        "normal",
                         dir.resolve("server.log"),
                         List.of(),
                         "server",
@@ -159,6 +177,7 @@ final class RemoteBenchmark implements Callable<Integer> {
                 // one slot each: the two views run one after the other on one worker, side by side on two
                 children.add(child(
                         "1",
+                        workerPolicy,
                         dir.resolve("worker.log"),
                         workerJvm,
                         "worker",
@@ -212,6 +231,7 @@ final class RemoteBenchmark implements Callable<Integer> {
                         }
                         children.add(child(
                                 "1",
+                                workerPolicy,
                                 dir.resolve("worker2.log"),
                                 workerJvm,
                                 "worker",
@@ -238,6 +258,7 @@ final class RemoteBenchmark implements Callable<Integer> {
                     child.destroy();
                     child.waitFor(30, TimeUnit.SECONDS);
                 }
+                Runtime.getRuntime().removeShutdownHook(reaper);
             }
             return 0;
         }
@@ -643,11 +664,16 @@ final class RemoteBenchmark implements Callable<Integer> {
     }
 
     /**
-     * This JVM's main class in a child process pinned to {@code core} when taskset exists, with the
-     * launcher's JVM options and then {@code jvm}.
+     * This JVM's main class in a child process pinned to {@code core} when taskset exists, under
+     * {@code policy} ({@code idle}: {@code SCHED_IDLE} through chrt, which every thread the JVM
+     * starts inherits), with the launcher's JVM options and then {@code jvm}.
      */
-    private static Process child(String core, Path log, List<String> jvm, String... args) throws Exception {
+    private static Process child(String core, String policy, Path log, List<String> jvm, String... args)
+            throws Exception {
         List<String> command = new ArrayList<>();
+        if (policy.equals("idle")) {
+            command.addAll(List.of("/usr/bin/chrt", "--idle", "0"));
+        }
         if (new File("/usr/bin/taskset").canExecute()) {
             command.addAll(List.of("/usr/bin/taskset", "-c", core));
         }
