@@ -198,7 +198,9 @@ class NumericMathDifferentialTest {
             "SELECT round(u, 3) AS r FROM (SELECT x AS u FROM ng INTERSECT SELECT y FROM ng) s ORDER BY 1",
             "SELECT round(u, 3) AS r FROM (SELECT y AS u FROM ng EXCEPT SELECT x FROM ng) s ORDER BY 1",
             "SELECT round(u, 3) AS r FROM (SELECT x AS u FROM ng INTERSECT ALL SELECT y FROM ng) s ORDER BY 1",
-            "SELECT count(*) AS c FROM (SELECT x FROM ng UNION SELECT 1.5000) s");
+            "SELECT count(*) AS c FROM (SELECT x FROM ng UNION SELECT 1.5000) s",
+            "SELECT g, x, count(*) AS c FROM ng WHERE id IN (1, 3, 5) GROUP BY ROLLUP (g, x) ORDER BY 1, 2, 3",
+            "SELECT g, round(x, 3) AS k, count(*) AS c FROM ng GROUP BY GROUPING SETS ((g), (x), ()) ORDER BY 1, 2, 3");
 
     @BeforeAll
     static void start() throws Exception {

@@ -179,27 +179,25 @@ final class KeyPlans {
         List<Integer> shown = new ArrayList<>();
         int groupCount = aggregate.getGroupCount();
         int callCount = calls.size();
-        if (aggregate.getGroupType() == Aggregate.Group.SIMPLE) {
-            for (int g : aggregate.getGroupSet()) {
-                if (keyedType(fields.get(g).getType())) {
-                    columns.add(rex.makeInputRef(input, g));
-                    names.add(names.get(g) + "$value");
-                    calls.add(AggregateCall.create(
-                            SqlStdOperatorTable.MIN,
-                            false,
-                            false,
-                            false,
-                            List.of(),
-                            List.of(columns.size() - 1),
-                            -1,
-                            null,
-                            RelCollations.EMPTY,
-                            fields.get(g).getType(),
-                            null));
-                    shown.add(groupCount + calls.size() - 1);
-                } else {
-                    shown.add(null);
-                }
+        for (int g : aggregate.getGroupSet()) {
+            if (keyedType(fields.get(g).getType())) {
+                columns.add(rex.makeInputRef(input, g));
+                names.add(names.get(g) + "$value");
+                calls.add(AggregateCall.create(
+                        SqlStdOperatorTable.MIN,
+                        false,
+                        false,
+                        false,
+                        List.of(),
+                        List.of(columns.size() - 1),
+                        -1,
+                        null,
+                        RelCollations.EMPTY,
+                        fields.get(g).getType(),
+                        null));
+                shown.add(groupCount + calls.size() - 1);
+            } else {
+                shown.add(null);
             }
         }
         RelNode keyed = LogicalProject.create(input, List.of(), columns, names, Set.of());
@@ -212,7 +210,17 @@ final class KeyPlans {
         for (int i = 0; i < groupCount + callCount; i++) {
             Integer value = i < groupCount ? shown.get(i) : null;
             RexNode key = rex.makeInputRef(regrouped, i);
-            outputs.add(value == null ? key : keys.shown(rex, key, rex.makeInputRef(regrouped, value)));
+            RexNode shownValue = value == null ? key : keys.shown(rex, key, rex.makeInputRef(regrouped, value));
+            // a grouping set that leaves this key out gives it NULL, where the group's values' first
+            // would be the whole set's: a NULL key shows NULL (as the group of NULLs does anyway)
+            outputs.add(
+                    value == null || aggregate.getGroupType() == Aggregate.Group.SIMPLE
+                            ? shownValue
+                            : rex.makeCall(
+                                    SqlStdOperatorTable.CASE,
+                                    rex.makeCall(SqlStdOperatorTable.IS_NULL, key),
+                                    key,
+                                    shownValue));
         }
         return LogicalProject.create(regrouped, List.of(), outputs, aggregate.getRowType(), Set.of());
     }
