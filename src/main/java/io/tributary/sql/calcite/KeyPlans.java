@@ -40,7 +40,8 @@ import org.apache.calcite.tools.Program;
  * {@code equals}; so each such comparison of {@link Keys#compared keyed} types compares both sides'
  * {@link Keys#key keys}, a keyed group key, DISTINCT aggregate argument and set operation column
  * (but UNION ALL's) is replaced by its key below the grouping (the group showing {@link Keys#shown}
- * of its first value), as are keyed window partition keys when asked; sub-queries' plans are
+ * of its first value; an INTERSECT ALL or EXCEPT ALL its first input's first value, by {@link
+ * SetOperationRepeats}), as are keyed window partition keys when asked; sub-queries' plans are
  * rewritten alike. {@link FloatKeyPlans} and {@link NumericKeyPlans} are its two uses.
  */
 final class KeyPlans {
@@ -99,29 +100,12 @@ final class KeyPlans {
         if (node instanceof SetOp setOp
                 && !(setOp.kind == SqlKind.UNION && setOp.all)
                 && setOp.getRowType().getFieldList().stream().anyMatch(f -> keyedType(f.getType()))) {
+            RexBuilder rex = setOp.getCluster().getRexBuilder();
             return setOp.all
-                    ? setOp.copy(
-                            setOp.getTraitSet(),
-                            setOp.getInputs().stream().map(this::keyed).toList())
+                    ? SetOperationRepeats.repeated(setOp, this::keyedType, value -> keys.key(rex, value))
                     : SetOperationGroups.grouped(setOp, this::grouped);
         }
         return node;
-    }
-
-    /** {@code input} with each keyed column through its key, or itself if it has none. */
-    private RelNode keyed(RelNode input) {
-        List<RelDataTypeField> fields = input.getRowType().getFieldList();
-        if (fields.stream().noneMatch(f -> keyedType(f.getType()))) {
-            return input;
-        }
-        RexBuilder rex = input.getCluster().getRexBuilder();
-        List<RexNode> columns = new ArrayList<>(fields.size());
-        for (RelDataTypeField field : fields) {
-            RexNode ref = rex.makeInputRef(input, field.getIndex());
-            columns.add(keyedType(field.getType()) ? keys.key(rex, ref) : ref);
-        }
-        return LogicalProject.create(
-                input, List.of(), columns, input.getRowType().getFieldNames(), Set.of());
     }
 
     /**

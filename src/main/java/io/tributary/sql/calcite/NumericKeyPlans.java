@@ -18,7 +18,7 @@ import org.apache.calcite.tools.Program;
  * NUMERICs whose values may differ in scale (an unconstrained NUMERIC, or two scales); an
  * unconstrained NUMERIC group key of GROUP BY, DISTINCT or a set operation is grouped by it too,
  * each group showing the first value it met, at its own scale, as PostgreSQL's hash aggregate
- * does. Window partitions are not keyed. Views key by
+ * does, and so is a window's partition key of such a type. Views key by
  * {@code KeyCodec}'s encoding, which already writes a numeric without trailing zeros.
  */
 final class NumericKeyPlans {
@@ -46,7 +46,7 @@ final class NumericKeyPlans {
                     return first;
                 }
             },
-            false);
+            true);
 
     private NumericKeyPlans() {}
 
