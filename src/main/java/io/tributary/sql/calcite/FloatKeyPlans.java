@@ -17,10 +17,11 @@ import org.apache.calcite.tools.Program;
  * UNION, INTERSECT or EXCEPT, one window partition, and join and match ({@code IN (SELECT ...)})
  * each other; Calcite's hash aggregates, set operations, windows and joins key by {@link
  * Double#equals}, which tells them apart. A float group key of an aggregate is replaced, below it,
- * by {@link PgFloatKeys} of it (so the group prints as {@code 0}, where PostgreSQL prints the first
- * value it met, which may be {@code -0}), as is a float argument of a DISTINCT aggregate, each float
- * column of a set operation's inputs (but UNION ALL's), a float partition key, both sides of a
- * join's equality of floats and both of a float {@code IN (SELECT ...)}; sub-queries' plans are
+ * by {@link PgFloatKeys} of it (the group showing its first value, which may be {@code -0}, as
+ * PostgreSQL's does), as is a float argument of a DISTINCT aggregate, a set operation's float
+ * column (but UNION ALL's; INTERSECT ALL and EXCEPT ALL show their first input's first value), a
+ * float partition key, both sides of a join's equality of floats and both of a float {@code IN
+ * (SELECT ...)}; sub-queries' plans are
  * rewritten alike. Views key by {@code KeyCodec}'s encoding, which already writes {@code -0} as
  * {@code 0}.
  */
