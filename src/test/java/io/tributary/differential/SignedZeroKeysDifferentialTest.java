@@ -105,6 +105,16 @@ class SignedZeroKeysDifferentialTest {
         statements.add("INSERT INTO zk VALUES (1, -0.0::real)");
         statements.add("INSERT INTO zk VALUES (2, 0)");
         statements.add("SELECT k, q FROM zk ORDER BY k");
+        // INTERSECT ALL and EXCEPT ALL show the first input's zero (-0 from zl, 0 from zr), repeated
+        statements.add("CREATE TABLE zl (id INT PRIMARY KEY, f FLOAT8, r REAL)");
+        statements.add("CREATE TABLE zr (id INT PRIMARY KEY, f FLOAT8, r REAL)");
+        statements.add("INSERT INTO zl VALUES (1, '-0', '-0'), (2, '-0', '-0'), (3, 1.5, 2.5), (4, NULL, NULL)");
+        statements.add(
+                "INSERT INTO zr VALUES (1, 0.0, 0.0), (2, 0.0, 0.0), (3, 0.0, 0.0), (4, 1.5, 2.5), (5, NULL, NULL)");
+        statements.add("SELECT f, r FROM zl INTERSECT ALL SELECT f, r FROM zr ORDER BY 1, 2");
+        statements.add("SELECT f, r FROM zr INTERSECT ALL SELECT f, r FROM zl ORDER BY 1, 2");
+        statements.add("SELECT f FROM zr EXCEPT ALL SELECT f FROM zl ORDER BY 1");
+        statements.add("SELECT f FROM zl EXCEPT ALL SELECT f FROM zr WHERE id > 2 ORDER BY 1");
         List<String> mismatches = StatementOutcome.mismatches(databases.pg(), databases.trib(), statements);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }

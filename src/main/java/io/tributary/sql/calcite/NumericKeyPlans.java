@@ -1,7 +1,6 @@
 package io.tributary.sql.calcite;
 
 import java.util.List;
-import java.util.function.UnaryOperator;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
@@ -16,7 +15,10 @@ import org.apache.calcite.tools.Program;
  * makes of {@code x IN (SELECT y ...)}, {@code = ANY}, {@code NOT IN}, a join's equality and a
  * sub-query's correlated equality key by {@link java.math.BigDecimal#equals}, which tells them
  * apart. So in each of these, both sides are compared by {@link PgNumericKeys} when they are
- * NUMERICs whose values may differ in scale (an unconstrained NUMERIC, or two scales). Views key by
+ * NUMERICs whose values may differ in scale (an unconstrained NUMERIC, or two scales); an
+ * unconstrained NUMERIC group key of GROUP BY, DISTINCT or a set operation is grouped by it too,
+ * each group showing the first value it met, at its own scale, as PostgreSQL's hash aggregate
+ * does, and so is a window's partition key of such a type. Views key by
  * {@code KeyCodec}'s encoding, which already writes a numeric without trailing zeros.
  */
 final class NumericKeyPlans {
@@ -37,9 +39,14 @@ final class NumericKeyPlans {
                 public RexNode key(RexBuilder rex, RexNode value) {
                     return rex.makeCall(value.getType(), NUMERIC_KEY, List.of(value));
                 }
+
+                /** The first value, at its own scale, as PostgreSQL's hash aggregate shows. */
+                @Override
+                public RexNode shown(RexBuilder rex, RexNode key, RexNode first) {
+                    return first;
+                }
             },
-            false,
-            UnaryOperator.identity());
+            true);
 
     private NumericKeyPlans() {}
 

@@ -41,22 +41,7 @@ final class SetOperationGroups {
         int columns = setOp.getRowType().getFieldCount();
         int inputs = setOp.getInputs().size();
         boolean counted = setOp.kind != SqlKind.UNION;
-        List<RelNode> marked = new ArrayList<>(inputs);
-        for (int b = 0; b < inputs; b++) {
-            RelNode input = setOp.getInputs().get(b);
-            List<RexNode> values = new ArrayList<>();
-            List<String> names = new ArrayList<>(setOp.getRowType().getFieldNames());
-            // the union of them all types its columns as setOp's are
-            for (int c = 0; c < columns; c++) {
-                values.add(rex.makeInputRef(input, c));
-            }
-            for (int m = 0; counted && m < inputs; m++) {
-                values.add(rex.makeExactLiteral(m == b ? BigDecimal.ONE : BigDecimal.ZERO));
-                names.add("$input" + m);
-            }
-            marked.add(LogicalProject.create(input, List.of(), values, names, Set.of()));
-        }
-        RelNode all = LogicalUnion.create(marked, true);
+        RelNode all = marked(setOp, counted);
         List<AggregateCall> counts = new ArrayList<>();
         for (int m = 0; counted && m < inputs; m++) {
             counts.add(AggregateCall.create(
@@ -93,5 +78,32 @@ final class SetOperationGroups {
             values.add(rex.makeInputRef(kept, c));
         }
         return LogicalProject.create(kept, List.of(), values, setOp.getRowType(), Set.of());
+    }
+
+    /**
+     * {@code setOp}'s inputs' rows together (UNION ALL), typed as {@code setOp}'s columns, each
+     * followed, when {@code counted}, by one column per input ({@code $input0}, ...): 1 for a row
+     * of that input, else 0.
+     */
+    static RelNode marked(SetOp setOp, boolean counted) {
+        RexBuilder rex = setOp.getCluster().getRexBuilder();
+        int columns = setOp.getRowType().getFieldCount();
+        int inputs = setOp.getInputs().size();
+        List<RelNode> marked = new ArrayList<>(inputs);
+        for (int b = 0; b < inputs; b++) {
+            RelNode input = setOp.getInputs().get(b);
+            List<RexNode> values = new ArrayList<>();
+            List<String> names = new ArrayList<>(setOp.getRowType().getFieldNames());
+            // the union of them all types its columns as setOp's are
+            for (int c = 0; c < columns; c++) {
+                values.add(rex.makeInputRef(input, c));
+            }
+            for (int m = 0; counted && m < inputs; m++) {
+                values.add(rex.makeExactLiteral(m == b ? BigDecimal.ONE : BigDecimal.ZERO));
+                names.add("$input" + m);
+            }
+            marked.add(LogicalProject.create(input, List.of(), values, names, Set.of()));
+        }
+        return LogicalUnion.create(marked, true);
     }
 }
