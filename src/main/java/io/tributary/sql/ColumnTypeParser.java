@@ -3,6 +3,8 @@ package io.tributary.sql;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.FractionalSeconds;
+import io.tributary.common.types.TypeKind;
 
 /**
  * A column type in CREATE TABLE: a name from {@link PgTypeNames} and the modifiers PostgreSQL's
@@ -56,24 +58,25 @@ final class ColumnTypeParser {
             // the type's own name: without a length it pads nothing (any length is kept)
             case "bpchar" -> in.peek().isSymbol("(") ? character(in, t) : DataType.bpchar(-1);
             case "time" -> {
-                skipPrecision(in);
+                int p = fractionDigits(in);
                 if (in.peek().isWord("with")) {
                     throw TributaryException.notSupported("type TIME WITH TIME ZONE");
                 }
                 acceptWithoutTimeZone(in);
-                yield DataType.TIME;
+                yield DataType.withFractionDigits(TypeKind.TIME, p);
             }
             case "timestamp" -> {
-                skipPrecision(in);
+                int p = fractionDigits(in);
                 if (in.peek().isWord("with")) {
                     in.next();
                     in.expectWord("time");
                     in.expectWord("zone");
-                    yield DataType.TIMESTAMPTZ;
+                    yield DataType.withFractionDigits(TypeKind.TIMESTAMPTZ, p);
                 }
                 acceptWithoutTimeZone(in);
-                yield DataType.TIMESTAMP;
+                yield DataType.withFractionDigits(TypeKind.TIMESTAMP, p);
             }
+            case "timestamptz" -> DataType.withFractionDigits(TypeKind.TIMESTAMPTZ, fractionDigits(in));
             default -> plain(t);
         };
         if (in.peek().isSymbol("[")) {
@@ -170,12 +173,17 @@ final class ColumnTypeParser {
         return DataType.VARCHAR;
     }
 
-    /** Time precisions are accepted and ignored: values keep microseconds, as PostgreSQL's default. */
-    private static void skipPrecision(TokenCursor in) {
-        if (in.acceptSymbol("(")) {
-            in.integer();
-            in.expectSymbol(")");
+    /**
+     * A time type's {@code (p)}, -1 when absent. PostgreSQL reduces a precision above 6 to 6 (with a
+     * WARNING, which is not sent here); a negative one is a syntax error of its grammar, as here.
+     */
+    private static int fractionDigits(TokenCursor in) {
+        if (!in.acceptSymbol("(")) {
+            return -1;
         }
+        int p = in.integer();
+        in.expectSymbol(")");
+        return Math.min(p, FractionalSeconds.MAX_PRECISION);
     }
 
     private static void acceptWithoutTimeZone(TokenCursor in) {

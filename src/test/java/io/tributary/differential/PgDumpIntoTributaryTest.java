@@ -70,6 +70,9 @@ class PgDumpIntoTributaryTest {
                     + " true, '\\xdeadbeef'::bytea, 1.5, 1),"
                     + " (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 2), (3, 'line\nbreak', -99999999.99,"
                     + " '1999-12-31', '1999-12-31 23:59:59', false, ''::bytea, -0.125, 3)",
+            // time precisions a dump's column types must keep (and the restored rows already have)
+            "CREATE TABLE tprec (id INT PRIMARY KEY, t TIMESTAMP(2), z TIMESTAMPTZ(0), c TIME(1))",
+            "INSERT INTO tprec VALUES (1, '2024-01-02 03:04:05.125', '2024-01-02 03:04:05.5+00', '10:00:00.25')",
             "INSERT INTO keyed VALUES (1, 'one'), (2, NULL), (3, '')",
             "INSERT INTO ser (v) VALUES ('p'), ('q'), (NULL)",
             "INSERT INTO bigser (v) VALUES ('p'), ('q')",
@@ -106,6 +109,9 @@ class PgDumpIntoTributaryTest {
             "SELECT * FROM plain_typed ORDER BY i",
             "SELECT attname, atttypmod, format_type(atttypid, atttypmod) FROM pg_attribute"
                     + " WHERE attrelid = 'plain_typed'::regclass AND attnum > 0 ORDER BY attnum",
+            "SELECT id, t, c, extract(epoch FROM z) AS ze FROM tprec ORDER BY id",
+            "SELECT attname, atttypmod, format_type(atttypid, atttypmod) FROM pg_attribute"
+                    + " WHERE attrelid = 'tprec'::regclass AND attnum > 0 ORDER BY attnum",
             "SELECT nextval('counter')",
             // the restored foreign key holds
             "INSERT INTO fkc VALUES (13, 3, 'orphan')",
@@ -147,6 +153,7 @@ class PgDumpIntoTributaryTest {
             s.execute("DROP VIEW plain_typed");
             s.execute("DROP MATERIALIZED VIEW plain_sum, keyed_len_many, keyed_len, comp_join");
             s.execute("DROP TABLE " + String.join(", ", TABLES));
+            s.execute("DROP TABLE tprec");
             s.execute("DROP SEQUENCE counter");
         }
         restore(tributary.port());

@@ -206,7 +206,8 @@ final class InformationSchema {
                                 || kind == TypeKind.TIMESTAMP
                                 || kind == TypeKind.TIMESTAMPTZ
                                 || kind == TypeKind.INTERVAL
-                        ? Integer.valueOf(6)
+                        // the declared precision (timestamp(3)), else PostgreSQL's default 6
+                        ? Integer.valueOf(kind != TypeKind.INTERVAL && a.typmod() >= 0 ? a.typmod() : 6)
                         : null;
         return new Object[] {
             pg.database(),

@@ -1,5 +1,6 @@
 package io.tributary.catalog.pg;
 
+import io.tributary.common.types.DataType;
 import io.tributary.common.types.TypeKind;
 import java.util.ArrayList;
 import java.util.List;
@@ -167,6 +168,9 @@ public final class PgTypes {
             if (kind == TypeKind.BPCHAR) {
                 // PostgreSQL's own quirk: a given typmod without a length names the type itself
                 return mod >= 4 ? "character(" + (mod - 4) + ")" : typmod == null ? "character" : "bpchar";
+            }
+            if ((kind == TypeKind.TIME || kind == TypeKind.TIMESTAMP || kind == TypeKind.TIMESTAMPTZ) && mod >= 0) {
+                return DataType.withFractionDigits(kind, mod).sqlName();
             }
             return kind.pgName();
         }

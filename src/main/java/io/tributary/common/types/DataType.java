@@ -1,8 +1,8 @@
 package io.tributary.common.types;
 
 /**
- * A column type: a kind plus its modifiers. {@code precision} is NUMERIC's precision or VARCHAR's
- * and BPCHAR's length, {@code scale} is NUMERIC's scale; -1 means "not given" (unbounded). {@code
+ * A column type: a kind plus its modifiers. {@code precision} is NUMERIC's precision, VARCHAR's
+ * and BPCHAR's length or the fraction digits (0 to 6) of TIME, TIMESTAMP and TIMESTAMPTZ, {@code scale} is NUMERIC's scale; -1 means "not given" (unbounded). {@code
  * element} is an ARRAY's element type (never itself an array), null for every other kind. The
  * record is stored in the catalog as JSON: records written before arrays existed lack {@code
  * element}, which reads as null.
@@ -44,6 +44,26 @@ public record DataType(TypeKind kind, int precision, int scale, DataType element
         return new DataType(TypeKind.BPCHAR, length, -1, null);
     }
 
+    /**
+     * {@code time(p)}, {@code timestamp(p)} or {@code timestamptz(p)} ({@code kind} one of those):
+     * values keep {@code precision} fraction digits (0 to 6); -1 is the type without a modifier.
+     */
+    public static DataType withFractionDigits(TypeKind kind, int precision) {
+        if (kind != TypeKind.TIME && kind != TypeKind.TIMESTAMP && kind != TypeKind.TIMESTAMPTZ) {
+            throw new IllegalArgumentException("no fraction digits for " + kind);
+        }
+        return new DataType(kind, precision, -1, null);
+    }
+
+    /** The fraction digits a time(p), timestamp(p) or timestamptz(p) keeps; -1 for any other type. */
+    public int fractionDigits() {
+        return hasFractionDigits() ? precision : -1;
+    }
+
+    private boolean hasFractionDigits() {
+        return (kind == TypeKind.TIME || kind == TypeKind.TIMESTAMP || kind == TypeKind.TIMESTAMPTZ) && precision >= 0;
+    }
+
     /** The one-dimensional array of {@code element}, which must not be an array. */
     public static DataType array(DataType element) {
         if (element.kind == TypeKind.ARRAY) {
@@ -82,6 +102,9 @@ public record DataType(TypeKind kind, int precision, int scale, DataType element
         if ((kind == TypeKind.VARCHAR || kind == TypeKind.BPCHAR) && precision > 0) {
             return precision + 4;
         }
+        if (hasFractionDigits()) {
+            return precision; // PostgreSQL's time and timestamp typmod is the precision itself
+        }
         // PostgreSQL gives an array column its element's modifier (varchar(5)[] has 9)
         return kind == TypeKind.ARRAY ? element.typmod() : -1;
     }
@@ -96,6 +119,12 @@ public record DataType(TypeKind kind, int precision, int scale, DataType element
         }
         if (kind == TypeKind.BPCHAR) {
             return precision > 0 ? "character(" + precision + ")" : "bpchar";
+        }
+        if (hasFractionDigits()) {
+            // "timestamp(3) without time zone": the precision follows the first word
+            String name = kind.pgName();
+            int space = name.indexOf(' ');
+            return name.substring(0, space) + "(" + precision + ")" + name.substring(space);
         }
         return kind == TypeKind.ARRAY ? element.sqlName() + "[]" : kind.pgName();
     }

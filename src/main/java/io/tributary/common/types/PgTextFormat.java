@@ -392,9 +392,9 @@ public final class PgTextFormat {
                 case VARCHAR, TEXT, BPCHAR -> Values.fitString(text, type);
                 case ARRAY -> PgArrayLiteral.parse(type.element(), text, PgTimeZone.UTC);
                 case DATE -> PgDateTimeInput.parseDate(s);
-                case TIME -> PgDateTimeInput.parseTime(s);
-                case TIMESTAMP -> PgDateTimeInput.parseTimestamp(s, false, PgTimeZone.UTC);
-                case TIMESTAMPTZ -> PgDateTimeInput.parseTimestamp(s, true, PgTimeZone.UTC);
+                case TIME -> Values.fitDateTime(PgDateTimeInput.parseTime(s), type);
+                case TIMESTAMP -> Values.fitDateTime(PgDateTimeInput.parseTimestamp(s, false, PgTimeZone.UTC), type);
+                case TIMESTAMPTZ -> Values.fitDateTime(PgDateTimeInput.parseTimestamp(s, true, PgTimeZone.UTC), type);
                 case INTERVAL -> IntervalParser.parse(s);
                 case BYTEA -> parseBytea(text);
                 case UUID -> PgUuidText.parse(text);

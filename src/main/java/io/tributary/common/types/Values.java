@@ -25,10 +25,10 @@ public final class Values {
         TypeKind target = to.kind();
         if (target == TypeKind.TIMESTAMPTZ) {
             if (value instanceof String s) {
-                return PgTextFormat.parseTimestamptz(s, zone);
+                return fitDateTime(PgTextFormat.parseTimestamptz(s, zone), to);
             }
             if (source == TypeKind.TIMESTAMP) {
-                return zone.toInstant((Long) value);
+                return fitDateTime(zone.toInstant((Long) value), to);
             }
             if (source == TypeKind.DATE) {
                 return zone.toInstant(InfiniteDateTimes.dateToTimestamp((Integer) value));
@@ -58,6 +58,7 @@ public final class Values {
                 case NUMERIC -> fitNumeric((BigDecimal) value, to);
                 case VARCHAR, BPCHAR -> fitString((String) value, to);
                 case ARRAY -> assignElements((java.util.List<?>) value, from, to);
+                case TIME, TIMESTAMP, TIMESTAMPTZ -> fitDateTime(value, to);
                 default -> value;
             };
         }
@@ -112,19 +113,19 @@ public final class Values {
                 break;
             case TIME:
                 if (from != null && from.kind() == TypeKind.TIME) {
-                    return value;
+                    return fitDateTime(value, to);
                 }
                 if (from != null && (from.kind() == TypeKind.TIMESTAMP || from.kind() == TypeKind.TIMESTAMPTZ)) {
                     // PostgreSQL's timestamp_time: an infinity has no time of day
                     return InfiniteDateTimes.isFinite((Long) value)
-                            ? Math.floorMod((Long) value, 86_400_000_000L)
+                            ? fitDateTime(Math.floorMod((Long) value, 86_400_000_000L), to)
                             : null;
                 }
                 break;
             case TIMESTAMP:
             case TIMESTAMPTZ:
                 if (from != null && (from.kind() == TypeKind.TIMESTAMP || from.kind() == TypeKind.TIMESTAMPTZ)) {
-                    return value;
+                    return fitDateTime(value, to);
                 }
                 if (from != null && from.kind() == TypeKind.DATE) {
                     return InfiniteDateTimes.dateToTimestamp((Integer) value);
@@ -163,6 +164,22 @@ public final class Values {
                 "column of type " + to.sqlName()
                         + " cannot be assigned a value of type "
                         + (from == null ? value.getClass().getSimpleName() : from.sqlName()));
+    }
+
+    /**
+     * A time, timestamp or timestamptz value ({@code Long} microseconds) rounded to the fraction
+     * digits of {@code type} ({@code timestamp(3)}), as PostgreSQL rounds it on assignment; the value
+     * itself when the type has no precision.
+     */
+    public static Object fitDateTime(Object value, DataType type) {
+        int digits = type.fractionDigits();
+        if (digits < 0 || value == null) {
+            return value;
+        }
+        long micros = (Long) value;
+        return type.kind() == TypeKind.TIME
+                ? FractionalSeconds.roundTime(micros, digits)
+                : FractionalSeconds.roundTimestamp(micros, digits);
     }
 
     /** True when {@code value} is already the canonical Java class of {@code target} (the common case). */

@@ -10,6 +10,7 @@ import io.tributary.common.types.DataType;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.common.types.PgTimeZone;
 import io.tributary.common.types.TypeKind;
+import io.tributary.common.types.Values;
 import io.tributary.meta.Database;
 import io.tributary.meta.write.TableWriter;
 import io.tributary.sql.UtilityStatement.CopyFormat;
@@ -165,9 +166,13 @@ final class CopyFromStdin implements CopyInSink {
         for (int i = 0; i < targets.length; i++) {
             if (!text.isNull(i)) {
                 try {
+                    // a timestamptz(p) column rounds what the session's zone read (PgTextFormat.parse rounds the rest)
                     row[targets[i]] = types[i].kind() == TypeKind.TIMESTAMPTZ
-                            ? PgTextFormat.parseTimestamptz(
-                                    new String(bytes, text.start(i), text.length(i), StandardCharsets.UTF_8), zone)
+                            ? Values.fitDateTime(
+                                    PgTextFormat.parseTimestamptz(
+                                            new String(bytes, text.start(i), text.length(i), StandardCharsets.UTF_8),
+                                            zone),
+                                    types[i])
                             : PgTextFormat.parse(types[i], bytes, text.start(i), text.length(i));
                 } catch (TributaryException e) {
                     throw inColumn(e, i);
@@ -187,7 +192,7 @@ final class CopyFromStdin implements CopyInSink {
             try {
                 String field = fields.get(i);
                 row[targets[i]] = types[i].kind() == TypeKind.TIMESTAMPTZ && field != null
-                        ? PgTextFormat.parseTimestamptz(field, zone)
+                        ? Values.fitDateTime(PgTextFormat.parseTimestamptz(field, zone), types[i])
                         : PgTextFormat.parse(types[i], field);
             } catch (TributaryException e) {
                 throw inColumn(e, i);

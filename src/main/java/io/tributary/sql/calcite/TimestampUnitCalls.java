@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.FractionalSeconds;
 import io.tributary.common.types.InfiniteDateTimes;
 import java.util.List;
 import org.apache.calcite.adapter.enumerable.CallImplementor;
@@ -67,23 +68,16 @@ public final class TimestampUnitCalls {
     /** {@code timestamp(p)}: {@link #roundToPrecision} of a timestamp and a precision. */
     static final SqlOperator ROUND = PgArithmetic.function(TimestampUnitCalls.class, "roundToPrecision");
 
-    private static final long[] SCALES = {1_000_000L, 100_000L, 10_000L, 1_000L, 100L, 10L, 1L};
-
     private TimestampUnitCalls() {}
 
     /**
      * A timestamp of microseconds rounded to {@code precision} fraction digits (0 to 6) as
-     * PostgreSQL's {@code AdjustTimestampForTypmod} rounds it: halves away from zero (from 1970).
+     * PostgreSQL's {@code AdjustTimestampForTypmod} rounds it ({@link FractionalSeconds#roundTimestamp}).
      * NULL for NULL.
      */
     @MicrosecondTimestamps
     public static Long roundToPrecision(Long micros, int precision) {
-        if (micros == null || precision >= 6 || !InfiniteDateTimes.isFinite(micros)) {
-            return micros;
-        }
-        long scale = SCALES[Math.max(precision, 0)];
-        long half = scale / 2;
-        return micros >= 0 ? (micros + half) / scale * scale : -((-micros + half) / scale * scale);
+        return micros == null ? null : FractionalSeconds.roundTimestamp(micros, Math.max(precision, 0));
     }
 
     private static Expression asLong(Expression operand) {
