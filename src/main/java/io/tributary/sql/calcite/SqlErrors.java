@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.parser.SqlParseException;
@@ -142,6 +143,16 @@ final class SqlErrors {
             }
             if (t instanceof CalciteContextException ce) {
                 return validationError(ce, positions);
+            }
+            if (t instanceof PatternSyntaxException pse) {
+                // a pattern Calcite's own regex operators (~, ~*, regexp_replace) compiled at run time
+                return new TributaryException(
+                        SqlState.INVALID_REGULAR_EXPRESSION, "invalid regular expression: " + pse.getDescription());
+            }
+            if (String.valueOf(t.getMessage()).startsWith("Invalid escape sequence '")) {
+                // Calcite's LIKE translation refuses a pattern ending in its escape character
+                return new TributaryException(
+                        SqlState.INVALID_ESCAPE_SEQUENCE, "LIKE pattern must not end with escape character");
             }
             if (t instanceof ArithmeticException ae) {
                 String m = String.valueOf(ae.getMessage());

@@ -12,14 +12,22 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Immutable; thread-safe.
  */
 public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
-    public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem(true, true, true);
+    public static final TributaryTypeSystem INSTANCE = new TributaryTypeSystem(true, true, true, true);
+
+    /**
+     * The typing of session 43's build: as {@link #INSTANCE}, but a {@code time} without a
+     * precision (a cast {@code ::time}) was Calcite's TIME(0), so a cast of a timestamp to time
+     * dropped the fraction. Only for planning a materialized view that build created ({@link
+     * CalciteViewPlanner#planAsEarlierBuild}).
+     */
+    static final TributaryTypeSystem TIMES_OF_WHOLE_SECONDS = new TributaryTypeSystem(true, true, true, false);
 
     /**
      * The typing of session 42's build: as {@link #INSTANCE}, but a NUMERIC product whose digits do
      * not fit 38 had Calcite's type (two unconstrained numerics' numeric(38,32)). Only for planning a
      * materialized view that build created ({@link CalciteViewPlanner#planAsEarlierBuild}).
      */
-    static final TributaryTypeSystem CALCITE_WIDE_PRODUCTS = new TributaryTypeSystem(true, true, false);
+    static final TributaryTypeSystem CALCITE_WIDE_PRODUCTS = new TributaryTypeSystem(true, true, false, false);
 
     /**
      * The typing of builds before session 41's fix of issue 12: a function returning {@code
@@ -28,7 +36,7 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
      * view such a build created, whose state holds that type ({@link
      * CalciteViewPlanner#planAsEarlierBuild}).
      */
-    static final TributaryTypeSystem NUMERIC_RESULTS_AS_INTEGERS = new TributaryTypeSystem(true, false, false);
+    static final TributaryTypeSystem NUMERIC_RESULTS_AS_INTEGERS = new TributaryTypeSystem(true, false, false, false);
 
     /**
      * The typing of builds before SUM of a BIGINT became NUMERIC: it was BIGINT (and numeric
@@ -36,11 +44,13 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
      * materialized view such a build created, whose state holds bigint sums
      * ({@link CalciteViewPlanner#planAsEarlierBuild}).
      */
-    static final TributaryTypeSystem BIGINT_SUMS_AS_BIGINT = new TributaryTypeSystem(false, false, false);
+    static final TributaryTypeSystem BIGINT_SUMS_AS_BIGINT = new TributaryTypeSystem(false, false, false, false);
 
     static final int MAX_NUMERIC_PRECISION = 38;
     /** PostgreSQL's timestamps hold microseconds: six fraction digits, also when none are declared. */
     private static final int TIMESTAMP_PRECISION = 6;
+    /** A time's digits in queries: Calcite's TIME is an int of milliseconds (microseconds are issue 12's open item). */
+    private static final int TIME_PRECISION = 3;
 
     /** Whether SUM of a BIGINT is NUMERIC, as in PostgreSQL; else BIGINT, as earlier builds typed it. */
     private final boolean bigintSumIsNumeric;
@@ -58,9 +68,20 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
      */
     private final boolean unconstrainedWideProducts;
 
+    /**
+     * Whether a {@code time} without a precision keeps the milliseconds Calcite's TIME holds (so
+     * {@code ts::time} keeps the fraction, as PostgreSQL's does to the microsecond); else
+     * Calcite's TIME(0), as earlier builds typed it.
+     */
+    private final boolean timesKeepMilliseconds;
+
     private TributaryTypeSystem(
-            boolean bigintSumIsNumeric, boolean numericResultsUnconstrained, boolean unconstrainedWideProducts) {
+            boolean bigintSumIsNumeric,
+            boolean numericResultsUnconstrained,
+            boolean unconstrainedWideProducts,
+            boolean timesKeepMilliseconds) {
         this.bigintSumIsNumeric = bigintSumIsNumeric;
+        this.timesKeepMilliseconds = timesKeepMilliseconds;
         this.numericResultsUnconstrained = numericResultsUnconstrained;
         this.unconstrainedWideProducts = unconstrainedWideProducts;
     }
@@ -83,6 +104,9 @@ public final class TributaryTypeSystem extends RelDataTypeSystemImpl {
 
     @Override
     public int getDefaultPrecision(SqlTypeName typeName) {
+        if (typeName == SqlTypeName.TIME && timesKeepMilliseconds) {
+            return TIME_PRECISION;
+        }
         return isTimestamp(typeName) ? TIMESTAMP_PRECISION : super.getDefaultPrecision(typeName);
     }
 

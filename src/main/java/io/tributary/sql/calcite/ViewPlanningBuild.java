@@ -13,7 +13,8 @@ import java.util.List;
  * @param types how it typed: SUM of a bigint numeric ({@link TributaryTypeSystem#INSTANCE}) or
  *     bigint ({@link TributaryTypeSystem#BIGINT_SUMS_AS_BIGINT}); a function's numeric result and a
  *     product of numerics wider than 38 digits unconstrained (only {@link
- *     TributaryTypeSystem#INSTANCE}) or not
+ *     TributaryTypeSystem#INSTANCE}) or not; a {@code time} without a precision of milliseconds
+ *     ({@link TributaryTypeSystem#INSTANCE}) or whole seconds
  * @param pgExtracts whether {@code extract} and {@code date_part} were rewritten as PostgreSQL's
  *     wherever queries rewrite them, or only as builds before session 40 did ({@link ExtractCalls})
  * @param pgFloats whether comparisons of floats and casts of floats to real or numeric were
@@ -40,6 +41,7 @@ record ViewPlanningBuild(
 
     /** The earlier builds whose views may still be stored, newest first. */
     static final List<ViewPlanningBuild> EARLIER = List.of(
+            new ViewPlanningBuild("session 43", TributaryTypeSystem.TIMES_OF_WHOLE_SECONDS, true, true, true, true),
             new ViewPlanningBuild("session 42", TributaryTypeSystem.CALCITE_WIDE_PRODUCTS, true, true, true, false),
             new ViewPlanningBuild(
                     "session 41", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, true, true, false, false),
