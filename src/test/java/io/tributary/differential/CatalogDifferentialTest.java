@@ -250,6 +250,51 @@ class CatalogDifferentialTest {
         }
     }
 
+    /**
+     * A plain view's column of {@code current_user} and the other session functions PostgreSQL types
+     * {@code name} is {@code name} in psql's {@code \d}, {@code information_schema.columns} and
+     * {@code pg_attribute}, and such a select item is described as {@code name} (issue 12).
+     */
+    @Test
+    void sessionFunctionColumnsAreNamesLikePostgres() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
+        onBoth("CREATE VIEW vn AS SELECT current_user AS u, session_user AS s, current_role AS r, user AS us,"
+                + " current_catalog AS c, current_schema AS sc, current_schema() AS sc2, current_database() AS d,"
+                + " 'x'::name AS n, 'x'::text AS t");
+        try {
+            for (String command : List.of(
+                    "\\d vn",
+                    "SELECT column_name, data_type, udt_name FROM information_schema.columns WHERE table_name = 'vn'"
+                            + " ORDER BY ordinal_position",
+                    "SELECT a.attname, a.atttypid, a.attlen, a.atttypmod, format_type(a.atttypid, a.atttypmod)"
+                            + " FROM pg_attribute a WHERE a.attrelid = 'vn'::regclass AND a.attnum > 0"
+                            + " ORDER BY a.attnum")) {
+                assertEquals(psql(DifferentialPostgres.port(), command), psql(tributary.port(), command), command);
+            }
+            String query = "SELECT current_user AS u, session_user, current_schema, current_database() AS d,"
+                    + " 'x'::name AS n, current_user || 'a' AS t";
+            try (Connection pg = postgresConnection();
+                    Connection trib = tributaryConnection();
+                    Statement ps = pg.createStatement();
+                    Statement ts = trib.createStatement()) {
+                assertEquals(typeNames(ps, query), typeNames(ts, query), query);
+            }
+        } finally {
+            onBoth("DROP VIEW vn");
+        }
+    }
+
+    /** The type names of {@code query}'s result columns, as its RowDescription gives them. */
+    private static List<String> typeNames(Statement st, String query) throws SQLException {
+        try (ResultSet rs = st.executeQuery(query)) {
+            List<String> names = new ArrayList<>();
+            for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
+                names.add(rs.getMetaData().getColumnTypeName(i));
+            }
+            return names;
+        }
+    }
+
     @Test
     void psqlSessionSettingsLikePostgres() throws Exception {
         assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");

@@ -108,8 +108,9 @@ class StoredPlanTest {
 
     /**
      * The planner of an earlier build: view {@code g} planned with that build's typing, as {@link
-     * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: session 43, whose
-     * {@code ::time} was TIME(0); 1: session 42, which compared numeric
+     * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: session 43, whose {@code ::time} was
+     * TIME(0) and which compared arrays of two number types, as every earlier build did; 1: session
+     * 42, which compared numeric
      * arrays as lists, gave the elements of an {@code ARRAY[...]} of several scales the widest and typed
      * a product of numerics wider than 38 digits as Calcite does, as every earlier build did; 2:
      * session 41, which also typed numeric results numeric(38,0) and simplified a float plus zero to
@@ -570,6 +571,42 @@ class StoredPlanTest {
             assertEquals("1:10:20:30.5 2:23:59:59.125", rows(st, "SELECT id, n FROM g ORDER BY id"));
             st.execute("CREATE MATERIALIZED VIEW h AS " + query);
             assertEquals("1:10:20:30.5 2:23:59:59.125", rows(st, "SELECT id, n FROM h ORDER BY id"));
+        }
+    }
+
+    /**
+     * A view session 43's build created over an equality of a {@code numeric[]} and an {@code
+     * int[]} column, which this build refuses as PostgreSQL does (42883), is planned as that build
+     * did after the upgrade and stays maintained through writes and a rename; creating it now is
+     * 42883.
+     */
+    @Test
+    void aViewComparingArraysOfTwoNumberTypesThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
+        String query = "SELECT id FROM t WHERE a = b";
+        try (Connection c = open(earlierBuild(0));
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id INT PRIMARY KEY, a NUMERIC[], b INT[])");
+            st.execute("INSERT INTO t VALUES (1, '{2}', '{2}'), (2, '{2.5}', '{2}')");
+            st.execute("CREATE MATERIALIZED VIEW g AS " + query);
+            assertEquals("1", rows(st, "SELECT id FROM g ORDER BY id"));
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("INSERT INTO t VALUES (3, '{3.0}', '{3}')");
+            awaitEquals(st, 2, "SELECT count(*) FROM g");
+            assertEquals("1 3", rows(st, "SELECT id FROM g ORDER BY id"));
+            SQLException refused =
+                    assertThrows(SQLException.class, () -> st.execute("CREATE MATERIALIZED VIEW h AS " + query));
+            assertEquals("42883", refused.getSQLState());
+            st.execute("ALTER MATERIALIZED VIEW g RENAME TO g2");
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("DELETE FROM t WHERE id = 1");
+            awaitEquals(st, 1, "SELECT count(*) FROM g2");
+            assertEquals("3", rows(st, "SELECT id FROM g2 ORDER BY id"));
         }
     }
 

@@ -256,13 +256,30 @@ final class PgRelations {
                         .orElse(-1);
     }
 
-    /** A plain view as pg_class shows it (relkind {@code v}): its columns as planned at CREATE. */
+    /** {@code pg_type.typlen} of base type {@code oid} ({@code name}: 64); -1 when not a base type listed. */
+    private static int baseLength(long oid) {
+        return PgTypes.BASE.stream()
+                .filter(b -> b.oid() == oid)
+                .mapToInt(PgTypes.Base::length)
+                .findFirst()
+                .orElse(-1);
+    }
+
+    /**
+     * A plain view as pg_class shows it (relkind {@code v}): its columns as planned at CREATE, a
+     * column of {@code current_user} and its kin typed {@code name} ({@link ViewDef#columnOid}).
+     */
     private PgRelation relation(ViewDef v) {
         List<PgRelation.Attribute> attrs = new ArrayList<>();
-        for (ColumnDef c : v.columns()) {
+        for (int i = 0; i < v.columns().size(); i++) {
+            ColumnDef c = v.columns().get(i);
             DataType type = c.type();
-            attrs.add(new PgRelation.Attribute(
-                    c.name(), type.oid(), type.typmod(), type.kind().wireLength(), false));
+            long oid = v.columnOid(i);
+            attrs.add(
+                    oid == type.oid()
+                            ? new PgRelation.Attribute(
+                                    c.name(), oid, type.typmod(), type.kind().wireLength(), false)
+                            : new PgRelation.Attribute(c.name(), oid, -1, baseLength(oid), false));
         }
         return new PgRelation(
                 PgOids.view(v.name()),

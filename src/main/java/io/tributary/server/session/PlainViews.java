@@ -27,6 +27,9 @@ import java.util.function.Consumer;
  * (2BP01) or cascades a DROP. Session thread only.
  */
 final class PlainViews {
+    /** PostgreSQL's {@code name}, which Tributary holds as text. */
+    private static final int NAME_OID = 19;
+
     private final Database db;
 
     PlainViews(Database db) {
@@ -53,6 +56,7 @@ final class PlainViews {
             throw new TributaryException(SqlState.SYNTAX_ERROR, "CREATE VIEW specifies more column names than columns");
         }
         List<ColumnDef> columns = new ArrayList<>();
+        List<Integer> describedOids = new ArrayList<>();
         Set<String> names = new HashSet<>();
         for (int i = 0; i < planned.size(); i++) {
             String name =
@@ -63,6 +67,8 @@ final class PlainViews {
             }
             planned.get(i).requireStorable(name);
             columns.add(new ColumnDef(name, planned.get(i).type(), false, false));
+            // a text-held value PostgreSQL types name (current_user ...), shown so in the catalog
+            describedOids.add(planned.get(i).typeOid() == NAME_OID ? NAME_OID : 0);
         }
         String query = c.columns().isEmpty() ? c.query() : renamed(c.name(), c.query(), columns);
         ViewDef view = new ViewDef(
@@ -71,7 +77,8 @@ final class PlainViews {
                 c.sql(),
                 List.copyOf(columns),
                 ViewExpansion.reads(c.query(), db.catalog()),
-                db.catalog().schemaOfKey(c.name()));
+                db.catalog().schemaOfKey(c.name()),
+                List.copyOf(describedOids));
         if (c.orReplace()) {
             db.catalog().view(c.name()).ifPresent(old -> checkReplaceable(old, view));
         }

@@ -92,6 +92,12 @@ final class CalcitePreparedQuery implements PreparedQuery {
             } else if (keepsModifier && type.kind() == TypeKind.NUMERIC) {
                 type = TypeMapping.numeric(md.getPrecision(i), md.getScale(i));
             }
+            if (type.kind() == TypeKind.VARCHAR
+                    && !isTableColumn(md, i)
+                    && ResultTypeOids.isName(ResultTypeOids.of(typeOids, labels, i - 1, md.getColumnCount()))) {
+                // Calcite types current_role varchar(2000); PostgreSQL's name is unbounded text
+                type = DataType.TEXT;
+            }
             records[i - 1] = md.getColumnType(i) == java.sql.Types.STRUCT;
             // an oid column of pg_catalog is held as bigint, and described as oid when read as it is
             int describedOid = type.kind() != TypeKind.TEXT && type.kind() != TypeKind.BIGINT

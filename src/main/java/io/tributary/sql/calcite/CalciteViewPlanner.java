@@ -180,19 +180,23 @@ public final class CalciteViewPlanner implements ViewPlanner {
 
     /**
      * {@inheritDoc} Here: as {@link ViewPlanningBuild#EARLIER}'s build {@code build} planned: in
-     * session 43's build, numeric arrays came to compare by value, {@code ARRAY[...]} to keep each
+     * session 44's build, comparisons of arrays of two number types came to be refused and a {@code
+     * time} without a precision to keep milliseconds (build 0, session 43, and all before it compare
+     * such arrays, {@link ViewPlanningBuild#pgArrayOperands}, and type such a time TIME(0), {@link
+     * TributaryTypeSystem#TIMES_OF_WHOLE_SECONDS}); in
+     * session 43's, numeric arrays came to compare by value, {@code ARRAY[...]} to keep each
      * element's scale and a product of numerics wider than 38 digits to be an unconstrained numeric
-     * (build 0, session 42, and all before it compare arrays as lists, give every element the widest
+     * (build 1, session 42, and all before it compare arrays as lists, give every element the widest
      * scale, {@link ViewPlanningBuild#pgNumericArrays}, and type such a product as Calcite does,
      * {@link TributaryTypeSystem#CALCITE_WIDE_PRODUCTS}); in session 42's, numeric results ({@code
      * pg_numeric}, {@code exp}, {@code extract} ...) became unconstrained numerics and a float plus a
-     * constant zero became PostgreSQL's sum (build 1 types numeric results numeric(38,0), {@link
+     * constant zero became PostgreSQL's sum (build 2 types numeric results numeric(38,0), {@link
      * TributaryTypeSystem#NUMERIC_RESULTS_AS_INTEGERS}, as do the builds before it, and plans the
      * float, {@link FloatZeroSums}); in session 41's, comparisons of floats and float casts to real
-     * and numeric became PostgreSQL's (build 2 plans Java's, and {@code pg_numeric} of a float8); in
+     * and numeric became PostgreSQL's (build 3 plans Java's, and {@code pg_numeric} of a float8); in
      * session 40's, {@code extract}'s integer fields became numeric and {@code date_part}'s double
-     * precision (build 3 types them bigint); in session 37's, SUM of a BIGINT became NUMERIC (build
-     * 4 also types it {@link TributaryTypeSystem#BIGINT_SUMS_AS_BIGINT}).
+     * precision (build 4 types them bigint); in session 37's, SUM of a BIGINT became NUMERIC (build
+     * 5 also types it {@link TributaryTypeSystem#BIGINT_SUMS_AS_BIGINT}).
      */
     @Override
     public ViewPlan planAsEarlierBuild(String statementQuery, int viewId, String viewName, int build) {

@@ -83,20 +83,28 @@ final class PgValidator extends CalciteSqlValidator {
      */
     private final boolean arrayElementScales;
 
+    /**
+     * Whether a comparison, containment or overlap of arrays of two number types is refused as in
+     * PostgreSQL ({@link ArrayOperandTypes}): false only for a view planned as an earlier build
+     * ({@link ViewPlanningBuild#pgArrayOperands}), which compared such arrays.
+     */
+    private final boolean arrayOperandTypes;
+
     /** A validator as queries and new views validate. */
     PgValidator(SqlOperatorTable operators, CalciteCatalogReader reader, JavaTypeFactory types, Config config) {
-        this(operators, reader, types, config, true);
+        this(operators, reader, types, config, ViewPlanningBuild.CURRENT);
     }
 
-    /** @param arrayElementScales see {@link #arrayElementScales} */
+    /** @param build the build whose validation this repeats: {@link #arrayElementScales}, {@link #arrayOperandTypes} */
     PgValidator(
             SqlOperatorTable operators,
             CalciteCatalogReader reader,
             JavaTypeFactory types,
             Config config,
-            boolean arrayElementScales) {
+            ViewPlanningBuild build) {
         super(PgOperatorTable.of(operators), reader, types, config);
-        this.arrayElementScales = arrayElementScales;
+        this.arrayElementScales = build.pgNumericArrays();
+        this.arrayOperandTypes = build.pgArrayOperands();
     }
 
     @Override
@@ -508,6 +516,11 @@ final class PgValidator extends CalciteSqlValidator {
             ArrayCasts.printAsText(this, scope, (SqlCall) expr);
         }
         if (expr instanceof SqlCall call && getValidatedNodeTypeIfKnown(expr) == null) {
+            if (arrayOperandTypes) {
+                // before an array text operand is read as an array (ConstructConstants) and
+                // Calcite's coercion casts one array to the other's type
+                ArrayOperandTypes.check(this, scope, call);
+            }
             ConstructConstants.resolve(call, operand -> deriveType(scope, operand));
         }
         // before its lookup the call is an unresolved function: known by its name

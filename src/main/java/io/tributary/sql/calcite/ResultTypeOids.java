@@ -9,10 +9,14 @@ import org.apache.calcite.sql.SqlNode;
  * The type OIDs a statement's result columns are described with where PostgreSQL's type is one
  * Tributary holds its values as another type, decided from the select list as written (as {@link
  * ColumnLabels} names the columns): a {@code pg_typeof} call is PostgreSQL's {@code regtype}
- * (2206), whose text is the type's name, what Tributary's text value holds. Stateless.
+ * (2206), whose text is the type's name, what Tributary's text value holds; a session function
+ * PostgreSQL types {@code name} ({@code current_user}, {@code current_schema},
+ * {@code current_database()} ...) and a cast to name are {@code name} (19), whose text and binary
+ * forms are text's ({@link TypeOfArguments#ofExpression}). Stateless.
  */
 final class ResultTypeOids {
     private static final int REGTYPE_OID = 2206;
+    private static final int NAME_OID = 19;
 
     private ResultTypeOids() {}
 
@@ -22,7 +26,11 @@ final class ResultTypeOids {
      * is no select.
      */
     static List<Integer> of(SqlNode query) {
-        return ColumnLabels.perItem(query, value -> isTypeOf(value) ? REGTYPE_OID : 0);
+        return ColumnLabels.perItem(
+                query,
+                value -> isTypeOf(value)
+                        ? REGTYPE_OID
+                        : "name".equals(TypeOfArguments.ofExpression(value)) ? NAME_OID : 0);
     }
 
     /**
@@ -34,6 +42,11 @@ final class ResultTypeOids {
      */
     static int of(List<Integer> oids, List<String> labels, int column, int width) {
         return ColumnLabels.atColumn(oids, labels, column, width, 0);
+    }
+
+    /** Whether {@code oid}, one {@link #of} answered, is {@code name}'s. */
+    static boolean isName(int oid) {
+        return oid == NAME_OID;
     }
 
     private static boolean isTypeOf(SqlNode node) {

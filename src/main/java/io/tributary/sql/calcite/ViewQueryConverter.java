@@ -95,7 +95,7 @@ final class ViewQueryConverter {
                         .withConformance(config.conformance())
                         .withDefaultNullCollation(config.defaultNullCollation())
                         .withIdentifierExpansion(true)),
-                build.pgNumericArrays());
+                build);
         HepPlanner planner = new HepPlanner(HepProgram.builder().build());
         planner.setExecutor(new PgConstantFolding(build));
         this.cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
