@@ -19,12 +19,13 @@ import picocli.CommandLine.Option;
 /**
  * {@code tributary bench remote}: a sink backfill, then views' backfills ({@link RemoteViewRounds}),
  * run in the server versus on workers. The server
- * runs pinned to core 0 and the worker to core 1 ({@code taskset}, when present), both started
+ * runs pinned to one core and the worker to another ({@code taskset}, when present; 0 and 1 unless
+ * {@code --server-core} and {@code --worker-core} say otherwise), both started
  * with the JVM options {@code bin/tributary} gives them; an embedded PostgreSQL is the jobs database
  * and the sinks' target. Single-row INSERT latency into another table is measured idle, during a
  * local backfill and during a remote one, with each backfill's rows/s, in several rounds whose
  * medians are printed. The view rounds run on one worker, then on two (a second worker started on
- * core 1 too), beside PostgreSQL's {@code CREATE MATERIALIZED VIEW} of the same views, with the
+ * the workers' core too), beside PostgreSQL's {@code CREATE MATERIALIZED VIEW} of the same views, with the
  * server's CPU seconds per backfill. {@code --postgres-core} pins the embedded PostgreSQL too, so
  * that the target's work (which another machine would do) stays off the server's core.
  */
@@ -63,8 +64,9 @@ final class RemoteBenchmark implements Callable<Integer> {
 
     @Option(
             names = "--postgres-core",
-            description = "Pin the embedded PostgreSQL (jobs database and sink target) to this core with taskset,"
-                    + " e.g. 1 to keep it off the server's core 0 as another machine would (default: not pinned).")
+            description =
+                    "Pin the embedded PostgreSQL (jobs database and sink target) to this core with taskset,"
+                            + " e.g. the workers' core, to keep it off the server's as another machine would (default: not pinned).")
     String postgresCore;
 
     @Option(
@@ -98,11 +100,26 @@ final class RemoteBenchmark implements Callable<Integer> {
     String clientCore;
 
     @Option(
+            names = "--server-core",
+            defaultValue = "0",
+            description = "The core the server is pinned to with taskset (default: ${DEFAULT-VALUE}). The core"
+                    + " that takes the disk's interrupts (the block device's line in /proc/interrupts) is the one"
+                    + " a server on its own machine would have: there no worker's or jobs database's kernel work"
+                    + " can delay its commits' completions.")
+    String serverCore;
+
+    @Option(
+            names = "--worker-core",
+            defaultValue = "1",
+            description = "The core the workers are pinned to with taskset (default: ${DEFAULT-VALUE}).")
+    String workerCore;
+
+    @Option(
             names = "--worker-policy",
             defaultValue = "normal",
             description = "The workers' scheduling policy: normal, or idle (SCHED_IDLE, with chrt) so that on a"
                     + " machine too small to give them cores of their own they run only in what the INSERT"
-                    + " client, the disk's interrupts and the jobs database leave of core 1, as workers on"
+                    + " client, the disk's interrupts and the jobs database leave of their core, as workers on"
                     + " other machines would (default: ${DEFAULT-VALUE}).")
     String workerPolicy;
 
@@ -158,7 +175,7 @@ final class RemoteBenchmark implements Callable<Integer> {
             Runtime.getRuntime().addShutdownHook(reaper);
             try {
                 children.add(child(
-                        "0",
+                        serverCore,
                         "normal",
                         dir.resolve("server.log"),
                         List.of(),
@@ -176,7 +193,7 @@ final class RemoteBenchmark implements Callable<Integer> {
                 Connection t = awaitServer(url);
                 // one slot each: the two views run one after the other on one worker, side by side on two
                 children.add(child(
-                        "1",
+                        workerCore,
                         workerPolicy,
                         dir.resolve("worker.log"),
                         workerJvm,
@@ -230,7 +247,7 @@ final class RemoteBenchmark implements Callable<Integer> {
                             one.add(viewRound("1w" + r, views, true, ps, pooled));
                         }
                         children.add(child(
-                                "1",
+                                workerCore,
                                 workerPolicy,
                                 dir.resolve("worker2.log"),
                                 workerJvm,
@@ -401,11 +418,11 @@ final class RemoteBenchmark implements Callable<Integer> {
 
     private void printViews(List<ViewRound> one, List<ViewRound> two, PooledLatencies pooled) {
         System.out.printf(
-                "bench remote views: a GROUP BY and a join view over %,d rows created together; server on core 0,"
-                        + " workers on core 1; median of %d rounds, and \"pooled\" rows: the p99 of every round's"
+                "bench remote views: a GROUP BY and a join view over %,d rows created together; server on core %s,"
+                        + " workers on core %s; median of %d rounds, and \"pooled\" rows: the p99 of every round's"
                         + " INSERTs of a kind together (%,d idle, %,d during remote builds with 1 worker); the PostgreSQL"
                         + " column is its CREATE MATERIALIZED VIEW of both in the same run%n",
-                rows, one.size(), pooled.samples("idle"), pooled.samples("remote1"));
+                rows, serverCore, workerCore, one.size(), pooled.samples("idle"), pooled.samples("remote1"));
         BenchTable table = new BenchTable(System.out, METRIC_WIDTH);
         table.row("view INSERT p50 idle (ms)", medianOf(one, r -> r.idle().p50Ms()), Double.NaN, "%12.2f");
         table.row(
@@ -508,9 +525,9 @@ final class RemoteBenchmark implements Callable<Integer> {
 
     private void print(List<Round> done) {
         System.out.printf(
-                "bench remote: %,d rows per backfill; server on core 0, worker on core 1; median of %d rounds"
+                "bench remote: %,d rows per backfill; server on core %s, worker on core %s; median of %d rounds"
                         + " (each: idle, during a local, during a remote sink backfill)%n",
-                rows, done.size());
+                rows, serverCore, workerCore, done.size());
         BenchTable table = new BenchTable(System.out, METRIC_WIDTH);
         table.row("INSERT p50 idle (ms)", median(done, r -> r.idle().p50Ms()), Double.NaN, "%12.2f");
         table.row("INSERT p99 idle (ms)", median(done, r -> r.idle().p99Ms()), Double.NaN, "%12.2f");
