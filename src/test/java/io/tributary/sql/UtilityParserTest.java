@@ -14,6 +14,7 @@ import io.tributary.catalog.TableDef;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.TypeKind;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Nested;
@@ -230,9 +231,9 @@ class UtilityParserTest {
             assertEquals(DataType.bpchar(1), typeOf("char"));
             assertEquals(DataType.bpchar(-1), typeOf("bpchar"));
             assertEquals(DataType.VARCHAR, typeOf("varchar"));
-            assertEquals(DataType.TIMESTAMPTZ, typeOf("timestamp(3) with time zone"));
+            assertEquals(DataType.withFractionDigits(TypeKind.TIMESTAMPTZ, 3), typeOf("timestamp(3) with time zone"));
             assertEquals(DataType.TIMESTAMP, typeOf("timestamp without time zone"));
-            assertEquals(DataType.TIME, typeOf("time(6) without time zone"));
+            assertEquals(DataType.withFractionDigits(TypeKind.TIME, 6), typeOf("time(6) without time zone"));
             assertEquals(DataType.JSONB, typeOf("jsonb"));
             assertEquals(DataType.JSON, typeOf("json"));
         }
