@@ -96,6 +96,61 @@ class TimePrecisionDifferentialTest {
         assertEquals(List.of(), mismatches(List.of("SELECT id, t1, z0, c2 FROM tpc ORDER BY id")));
     }
 
+    /**
+     * Query results keep a time precision where PostgreSQL's {@code exprTypmod} does: a column
+     * read as it is and a cast to {@code timestamp(p)}; expressions are plain. A plain view's
+     * columns keep them in the catalogs. Compared as RowDescription's type and typmod (pgjdbc's scale of a time type is
+     * its typmod, 6 for none).
+     */
+    @Test
+    void queryResultsDescribeTheColumnsPrecision() throws Exception {
+        String view =
+                "CREATE VIEW tpv AS SELECT id, t3, z2, c1, t0::timestamp(1) AS t1, t3 + interval '1 hour' AS later"
+                        + " FROM tp";
+        InProcessTributary.execScript(pg, view);
+        InProcessTributary.execScript(tributary.connection, view);
+        List<String> queries = List.of(
+                "SELECT t0, t3, z0, z2, c1, c0, t6, t9, plain FROM tp WHERE id < 6 ORDER BY id",
+                "SELECT t3::timestamp(2) AS a, t3::timestamp(0) AS b, plain::timestamp AS d, c0::time AS e FROM tp"
+                        + " ORDER BY id",
+                "SELECT t3 + interval '1 second' AS a, max(t3) AS b FROM tp");
+        List<String> out = new ArrayList<>();
+        for (String sql : queries) {
+            String expected = described(pg, sql);
+            String actual = described(tributary.connection, sql);
+            if (!expected.equals(actual)) {
+                out.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        // the view's columns as the catalogs show them (reading the view is still plain timestamp)
+        out.addAll(mismatches(List.of(
+                "SELECT attname, format_type(atttypid, atttypmod) AS t FROM pg_attribute"
+                        + " WHERE attrelid = 'tpv'::regclass AND attnum > 0 ORDER BY attnum",
+                "SELECT column_name, data_type, datetime_precision FROM information_schema.columns"
+                        + " WHERE table_name = 'tpv' ORDER BY ordinal_position")));
+        assertEquals(List.of(), out);
+    }
+
+    /** Each result column's label, type name and scale, then the rows as {@link StatementOutcome} shows them. */
+    private static String described(Connection c, String sql) {
+        StringBuilder out = new StringBuilder();
+        try (java.sql.Statement s = c.createStatement();
+                java.sql.ResultSet rs = s.executeQuery(sql)) {
+            java.sql.ResultSetMetaData md = rs.getMetaData();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                out.append(md.getColumnLabel(i))
+                        .append(':')
+                        .append(md.getColumnTypeName(i))
+                        .append('(')
+                        .append(md.getScale(i))
+                        .append(") ");
+            }
+        } catch (java.sql.SQLException e) {
+            out.append(e.getSQLState());
+        }
+        return out + StatementOutcome.of(c, sql, true);
+    }
+
     private static List<String> mismatches(List<String> statements) {
         List<String> out = new ArrayList<>();
         for (String sql : statements) {

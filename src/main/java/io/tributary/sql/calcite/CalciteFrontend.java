@@ -66,6 +66,7 @@ public final class CalciteFrontend implements AutoCloseable {
 
     private final PgCatalog pgCatalog;
     private final CatalogResultTypes catalogTypes;
+    private final DeclaredColumnTypes declaredTypes;
     /** The session's read context, which the plans made past Calcite read through. */
     private final ReadContext context;
 
@@ -103,6 +104,7 @@ public final class CalciteFrontend implements AutoCloseable {
         this.perRowCalls = new PerRowCalls(connection.getRootSchema());
         this.pgCatalog = schemas.pgCatalog();
         this.catalogTypes = new CatalogResultTypes(pgCatalog::tables);
+        this.declaredTypes = new DeclaredColumnTypes(catalog, schemas);
         this.targets = new DmlTargets(catalog, systemTables, schemas);
         DmlQueries queries = new DmlQueries() {
             @Override
@@ -535,7 +537,15 @@ public final class CalciteFrontend implements AutoCloseable {
             try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
                 statement = connection.prepareStatement(attempt);
                 return new CalcitePreparedQuery(
-                        statement, original, order, parameterCount, labels, typeOids, modifierCasts, catalogTypes);
+                        statement,
+                        original,
+                        order,
+                        parameterCount,
+                        labels,
+                        typeOids,
+                        modifierCasts,
+                        catalogTypes,
+                        declaredTypes);
             } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {
                 closeQuietly(statement);
                 String again;

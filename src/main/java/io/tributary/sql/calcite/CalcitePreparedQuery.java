@@ -3,6 +3,7 @@ package io.tributary.sql.calcite;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.FractionalSeconds;
 import io.tributary.common.types.PgTextFormat;
 import io.tributary.common.types.TypeKind;
 import io.tributary.common.types.Values;
@@ -38,6 +39,7 @@ final class CalcitePreparedQuery implements PreparedQuery {
      * @param typeOids {@link ResultTypeOids#of} of the statement's select items, or null
      * @param modifierCasts {@link ModifierCasts#of} of the statement's select items, or null
      * @param catalogTypes the OIDs of catalog columns read as they are
+     * @param declaredTypes the declared types of user relations' columns read as they are
      */
     CalcitePreparedQuery(
             PreparedStatement statement,
@@ -47,7 +49,8 @@ final class CalcitePreparedQuery implements PreparedQuery {
             List<String> labels,
             List<Integer> typeOids,
             List<Boolean> modifierCasts,
-            CatalogResultTypes catalogTypes)
+            CatalogResultTypes catalogTypes,
+            DeclaredColumnTypes declaredTypes)
             throws SQLException {
         this.statement = statement;
         this.sql = sql;
@@ -83,14 +86,16 @@ final class CalcitePreparedQuery implements PreparedQuery {
                             ? DataType.INTERVAL
                             : TypeMapping.fromJdbc(md.getColumnTypeName(i), md.getPrecision(i), md.getScale(i));
             // PostgreSQL keeps the modifier of a column read as it is and of a cast to a type with one
-            // (numeric(5,2), character(3)); Calcite's string constants are CHAR too, and its
-            // arithmetic is DECIMAL(p,s) where PostgreSQL's is numeric
+            // (numeric(5,2), character(3), timestamp(3)); Calcite's string constants are CHAR too, and
+            // its arithmetic is DECIMAL(p,s) where PostgreSQL's is numeric
             boolean keepsModifier =
                     isTableColumn(md, i) || ModifierCasts.isCast(modifierCasts, labels, i - 1, md.getColumnCount());
             if (keepsModifier && "CHAR".equals(md.getColumnTypeName(i))) {
                 type = DataType.bpchar(md.getPrecision(i));
             } else if (keepsModifier && type.kind() == TypeKind.NUMERIC) {
                 type = TypeMapping.numeric(md.getPrecision(i), md.getScale(i));
+            } else if (keepsModifier && isTime(type.kind())) {
+                type = timePrecision(md, i, type, declaredTypes);
             }
             if (type.kind() == TypeKind.VARCHAR
                     && !isTableColumn(md, i)
@@ -130,6 +135,24 @@ final class CalcitePreparedQuery implements PreparedQuery {
             }
         }
         this.paramTypes = List.copyOf(Arrays.asList(byNumber));
+    }
+
+    private static boolean isTime(TypeKind kind) {
+        return kind == TypeKind.TIME || kind == TypeKind.TIMESTAMP || kind == TypeKind.TIMESTAMPTZ;
+    }
+
+    /**
+     * A time result column's type with its precision, as PostgreSQL's typmod of it: a column read
+     * as it is keeps its declared precision (Calcite's type has none of it), a cast to {@code
+     * timestamp(p)} Calcite's precision of the cast, at most 6 as PostgreSQL's.
+     */
+    private static DataType timePrecision(ResultSetMetaData md, int i, DataType type, DeclaredColumnTypes declared)
+            throws SQLException {
+        if (isTableColumn(md, i)) {
+            DataType column = declared.of(md.getSchemaName(i), md.getTableName(i), md.getColumnName(i));
+            return column != null && column.kind() == type.kind() ? column : type;
+        }
+        return DataType.withFractionDigits(type.kind(), Math.min(md.getPrecision(i), FractionalSeconds.MAX_PRECISION));
     }
 
     /** True when Calcite traces result column {@code i} to a table's column, not an expression. */

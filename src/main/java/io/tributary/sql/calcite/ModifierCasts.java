@@ -43,6 +43,12 @@ final class ModifierCasts {
                 && call.operand(1) instanceof SqlDataTypeSpec spec
                 && spec.getCollectionsTypeName() == null
                 && spec.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic
-                && basic.getPrecision() > 0;
+                && (basic.getPrecision() > 0 || basic.getPrecision() == 0 && isTime(basic));
+    }
+
+    /** time(0) and timestamp(0) have a modifier, 0 (numeric(0) and varchar(0) are errors). */
+    private static boolean isTime(SqlBasicTypeNameSpec spec) {
+        String name = spec.getTypeName().getSimple();
+        return name.startsWith("TIME");
     }
 }

@@ -106,6 +106,18 @@ final class SessionSchemas implements AutoCloseable {
     }
 
     /**
+     * The catalog key of the relation Calcite names {@code table} in its schema {@code schema} (as
+     * a result column's origin names it): the search path's schema resolves the name as the path
+     * does now, the full schema names keys, a user schema its local names.
+     */
+    String catalogKey(String schema, String table) {
+        if (schema == null || schema.isEmpty() || schema.equals(SEARCH_PATH_SCHEMA)) {
+            return catalog.resolve(searchPath(), table);
+        }
+        return schema.equals(FULL_SCHEMA) ? table : Catalog.key(schema, table);
+    }
+
+    /**
      * The session's TimeZone as of now. Also makes it the zone of Calcite's current time ({@code
      * localtimestamp}, {@code current_date}: the local time there, as PostgreSQL's cast to
      * timestamp gives it) and of any conversion left to Calcite: Calcite
