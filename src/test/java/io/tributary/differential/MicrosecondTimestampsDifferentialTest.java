@@ -129,15 +129,7 @@ class MicrosecondTimestampsDifferentialTest {
 
     @Test
     void timestampsKeepTheirMicrosecondsAsPostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : STATEMENTS) {
-            String expected = StatementOutcome.of(pg, sql, true);
-            String actual = StatementOutcome.of(tributary.connection, sql, true);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
-        assertEquals(List.of(), mismatches);
+        assertEquals(List.of(), StatementOutcome.mismatches(pg, tributary.connection, STATEMENTS));
     }
 
     /** Parameters, COPY and the binary result format carry the microseconds. */
@@ -167,16 +159,11 @@ class MicrosecondTimestampsDifferentialTest {
                             "COPY tsp FROM STDIN",
                             new java.io.StringReader("3\t2024-03-03 03:03:03.030303\t2024-03-03 03:03:03.303030+00\n"));
         }
-        for (String sql : List.of(
+        List<String> reads = List.of(
                 "SELECT id, t, tz FROM tsp ORDER BY id",
                 "SELECT id FROM tsp WHERE t = '2024-02-02 01:02:03.000009'",
-                "SELECT id, extract(microseconds FROM t) AS us FROM tsp ORDER BY id")) {
-            String expected = StatementOutcome.of(pg, sql, true);
-            String actual = StatementOutcome.of(tributary.connection, sql, true);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+                "SELECT id, extract(microseconds FROM t) AS us FROM tsp ORDER BY id");
+        mismatches.addAll(StatementOutcome.mismatches(pg, tributary.connection, reads));
         String query = "SELECT t, tz FROM tsp WHERE id > ? ORDER BY id";
         assertEquals(List.of(), mismatches);
         assertEquals(binaryNanos(pg, query), binaryNanos(tributary.connection, query));
@@ -203,19 +190,13 @@ class MicrosecondTimestampsDifferentialTest {
                 pg,
                 "REFRESH MATERIALIZED VIEW tsv_m; REFRESH MATERIALIZED VIEW tsv_g; REFRESH MATERIALIZED VIEW tsv_f;"
                         + " REFRESH MATERIALIZED VIEW tsv_p; REFRESH MATERIALIZED VIEW tsv_d");
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : List.of(
+        List<String> views = List.of(
                 "SELECT * FROM tsv_m ORDER BY id",
                 "SELECT * FROM tsv_g",
                 "SELECT * FROM tsv_f ORDER BY id",
                 "SELECT * FROM tsv_p ORDER BY id",
-                "SELECT * FROM tsv_d ORDER BY id")) {
-            String expected = StatementOutcome.of(pg, sql, true);
-            String actual = StatementOutcome.of(tributary.connection, sql, true);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+                "SELECT * FROM tsv_d ORDER BY id");
+        List<String> mismatches = StatementOutcome.mismatches(pg, tributary.connection, views);
         assertEquals(List.of(), mismatches);
     }
 
