@@ -76,14 +76,8 @@ class AddPrimaryKeyDifferentialTest {
 
     @Test
     void addPrimaryKeyLikePostgres() throws SQLException {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : STATEMENTS) {
-            String expected = StatementOutcome.withMessage(pg, sql);
-            String actual = StatementOutcome.withMessage(tributary.connection, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches =
+                StatementOutcome.mismatches(pg, tributary.connection, STATEMENTS, StatementOutcome::withMessage);
         for (String table : List.of("a", "c", "d", "e", "n", "s")) {
             assertEquals(primaryKey(pg, table), primaryKey(tributary.connection, table), table);
         }

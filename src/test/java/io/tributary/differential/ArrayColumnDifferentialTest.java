@@ -130,10 +130,7 @@ class ArrayColumnDifferentialTest {
     @BeforeAll
     static void start() throws Exception {
         pair = PostgresPair.forViews("array-column-diff-");
-        for (String sql : SETUP) {
-            String[] outcome = pair.both(sql);
-            assertEquals(outcome[0], outcome[1], sql);
-        }
+        pair.setUpAlike(SETUP);
     }
 
     @AfterAll
@@ -143,19 +140,12 @@ class ArrayColumnDifferentialTest {
 
     @Test
     void statementsAnswerAsPostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : STATEMENTS) {
-            // catalog columns are compared by value: Tributary's name and oid columns are text and int8
-            boolean catalog = sql.contains("pg_attribute") || sql.contains("information_schema");
-            String expected =
-                    catalog ? StatementOutcome.of(pair.pg, sql, false) : StatementOutcome.withTypeNames(pair.pg, sql);
-            String actual = catalog
-                    ? StatementOutcome.of(pair.tributary.connection, sql, false)
-                    : StatementOutcome.withTypeNames(pair.tributary.connection, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches =
+                StatementOutcome.mismatches(pair.pg, pair.tributary.connection, STATEMENTS, (c, sql) -> {
+                    // catalog columns are compared by value: Tributary's name and oid columns are text and int8
+                    boolean catalog = sql.contains("pg_attribute") || sql.contains("information_schema");
+                    return catalog ? StatementOutcome.withoutTypes(c, sql) : StatementOutcome.withTypeNames(c, sql);
+                });
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 

@@ -2,7 +2,6 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -128,14 +127,8 @@ class ArrayDifferentialTest {
 
     @Test
     void arrayResultsAnswerAsPostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : ARRAY_RESULTS) {
-            String expected = StatementOutcome.of(pair.pg, sql, false);
-            String actual = StatementOutcome.of(pair.tributary.connection, sql, false);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches = StatementOutcome.mismatches(
+                pair.pg, pair.tributary.connection, ARRAY_RESULTS, StatementOutcome::withoutTypes);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 

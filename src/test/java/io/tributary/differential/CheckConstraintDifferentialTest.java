@@ -176,14 +176,8 @@ class CheckConstraintDifferentialTest {
 
     @Test
     void checkConstraintsLikePostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : STATEMENTS) {
-            String expected = StatementOutcome.withMessage(pg, sql);
-            String actual = StatementOutcome.withMessage(tributary.connection, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches =
+                StatementOutcome.mismatches(pg, tributary.connection, STATEMENTS, StatementOutcome::withMessage);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 
@@ -194,8 +188,7 @@ class CheckConstraintDifferentialTest {
      */
     @Test
     void intervalExpressionsInChecksAndDefaultsLikePostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : List.of(
+        List<String> statements = List.of(
                 "CREATE TABLE ci (id int PRIMARY KEY, a timestamp, b timestamp, d date, i interval,"
                         + " e timestamp DEFAULT DATE '2024-01-01' + INTERVAL '1 day',"
                         + " f timestamp DEFAULT TIMESTAMP '2024-01-01 10:00' - INTERVAL '90 minutes',"
@@ -223,13 +216,9 @@ class CheckConstraintDifferentialTest {
                 "SELECT conname FROM pg_constraint WHERE conrelid = 'ci'::regclass AND contype = 'c' ORDER BY 1",
                 "CREATE MATERIALIZED VIEW ci_m AS SELECT id, b - a AS span FROM ci"
                         + " WHERE a > b - INTERVAL '3 days' AND age(b, a) < INTERVAL '1 week'",
-                "SELECT * FROM ci_m ORDER BY id")) {
-            String expected = StatementOutcome.withMessage(pg, sql);
-            String actual = StatementOutcome.withMessage(tributary.connection, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+                "SELECT * FROM ci_m ORDER BY id");
+        List<String> mismatches =
+                StatementOutcome.mismatches(pg, tributary.connection, statements, StatementOutcome::withMessage);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 
@@ -285,12 +274,7 @@ class CheckConstraintDifferentialTest {
 
     /** Runs each of {@code statements} on both, adding to {@code mismatches} each whose outcomes differ. */
     private static void compare(List<String> statements, List<String> mismatches) {
-        for (String sql : statements) {
-            String expected = StatementOutcome.withMessage(pg, sql);
-            String actual = StatementOutcome.withMessage(tributary.connection, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        mismatches.addAll(
+                StatementOutcome.mismatches(pg, tributary.connection, statements, StatementOutcome::withMessage));
     }
 }

@@ -10,14 +10,12 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * The fixture of a differential test class that runs statements against PostgreSQL and Tributary
  * and compares their outcomes (rows with labels and types, update counts, SQLSTATEs and messages)
  * as one {@link ComparedOutcomes} writes them. Registered as a static field with {@code
- * @RegisterExtension}: before the class's tests it starts a {@link PostgresPair} and runs the
- * setup script on both, after them it closes the pair. Used from the test thread only.
+ * @RegisterExtension}: a {@link PostgresPairFixture} (the pair, started and set up before the
+ * class's tests, closed after them) with the comparison. Used from the test thread only.
  */
 final class ComparedPair implements BeforeAllCallback, AfterAllCallback {
-    private final String dataDirPrefix;
-    private final String setup;
+    private final PostgresPairFixture fixture;
     private final ComparedOutcomes outcomes;
-    private PostgresPair pair;
 
     /**
      * @param dataDirPrefix the prefix of Tributary's temporary data directory
@@ -25,45 +23,42 @@ final class ComparedPair implements BeforeAllCallback, AfterAllCallback {
      * @param outcomes how outcomes are written, so what is compared
      */
     ComparedPair(String dataDirPrefix, String setup, ComparedOutcomes outcomes) {
-        this.dataDirPrefix = dataDirPrefix;
-        this.setup = setup;
+        this.fixture = new PostgresPairFixture(dataDirPrefix, setup);
         this.outcomes = outcomes;
     }
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        pair = PostgresPair.start(dataDirPrefix);
-        runOnBoth(setup);
+        fixture.beforeAll(context);
     }
 
     @Override
     public void afterAll(ExtensionContext context) {
-        Cleanup.closeAll(pair);
+        fixture.afterAll(context);
     }
 
     /** Each of {@code statements} run on both in order; see {@link ComparedOutcomes#mismatches}. */
     List<String> mismatches(List<String> statements) {
-        return outcomes.mismatches(pair.pg, pair.tributary.connection, statements);
+        return outcomes.mismatches(fixture.pg(), fixture.tributary(), statements);
     }
 
     /** Runs the {@code ;}-separated {@code script} on PostgreSQL, then on Tributary. */
     void runOnBoth(String script) throws SQLException {
-        InProcessTributary.execScript(pair.pg, script);
-        runOnTributary(script);
+        fixture.runOnBoth(script);
     }
 
     /** Runs the {@code ;}-separated {@code script} on Tributary alone. */
     void runOnTributary(String script) throws SQLException {
-        InProcessTributary.execScript(pair.tributary.connection, script);
+        InProcessTributary.execScript(fixture.tributary(), script);
     }
 
     /** What {@code sql} gives on PostgreSQL, as {@link ComparedOutcomes#of} writes it. */
     String onPostgres(String sql) {
-        return outcomes.of(pair.pg, sql);
+        return outcomes.of(fixture.pg(), sql);
     }
 
     /** What {@code sql} gives on Tributary, as {@link ComparedOutcomes#of} writes it. */
     String onTributary(String sql) {
-        return outcomes.of(pair.tributary.connection, sql);
+        return outcomes.of(fixture.tributary(), sql);
     }
 }

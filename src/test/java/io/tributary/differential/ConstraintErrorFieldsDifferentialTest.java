@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -64,14 +63,8 @@ class ConstraintErrorFieldsDifferentialTest {
 
     @Test
     void violationsNameTheirObjectsAsPostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : FAILING) {
-            String expected = outcome(pg, sql);
-            String actual = outcome(tributary.connection, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches = StatementOutcome.mismatches(
+                pg, tributary.connection, FAILING, ConstraintErrorFieldsDifferentialTest::outcome);
         assertEquals(List.of(), mismatches);
     }
 

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -100,27 +99,15 @@ class EmptyArraysDifferentialTest {
 
     @Test
     void emptyArraysAnswerAsPostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : STATEMENTS) {
-            String expected = StatementOutcome.withTypeNames(pair.pg, sql);
-            String actual = StatementOutcome.withTypeNames(pair.tributary.connection, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches = StatementOutcome.mismatches(
+                pair.pg, pair.tributary.connection, STATEMENTS, StatementOutcome::withTypeNames);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 
     @Test
     void anUntypedEmptyArrayIsPostgresError() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : UNTYPED) {
-            String expected = error(pair.pg, sql);
-            String actual = error(pair.tributary.connection, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches = StatementOutcome.mismatches(
+                pair.pg, pair.tributary.connection, UNTYPED, EmptyArraysDifferentialTest::error);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 

@@ -8,9 +8,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * PostgreSQL's {@code infinity} and {@code -infinity} of date, timestamp and timestamptz (issue 12):
@@ -92,32 +91,19 @@ class InfiniteDateTimesDifferentialTest {
             "SELECT tz, tz::timestamp AS l, k::timestamptz AS z, tz::text AS t, d::timestamptz AS dz FROM infd ORDER BY k",
             "SET TimeZone = 'UTC'");
 
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("infinity-diff-", 20, "postgres", "", 60);
-        InProcessTributary.execScript(pg, SETUP);
-        InProcessTributary.execScript(tributary.connection, SETUP);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    @RegisterExtension
+    static final PostgresPairFixture PAIR = new PostgresPairFixture("infinity-diff-", SETUP);
 
     @Test
     void infinitiesBehaveAsPostgres() {
-        assertEquals(List.of(), StatementOutcome.mismatches(pg, tributary.connection, STATEMENTS));
+        assertEquals(List.of(), StatementOutcome.mismatches(PAIR.pg(), PAIR.tributary(), STATEMENTS));
     }
 
     /** The binary result format and binary parameters carry the infinities (PostgreSQL's encoding). */
     @Test
     void binaryFormatCarriesInfinities() throws SQLException {
         String query = "SELECT ?::timestamp AS t, ?::date AS d, ?::timestamptz AS z";
-        assertEquals(binaryTexts(pg, query), binaryTexts(tributary.connection, query));
+        assertEquals(binaryTexts(PAIR.pg(), query), binaryTexts(PAIR.tributary(), query));
     }
 
     /** A materialized view maintained over infinite values casts and compares them as PostgreSQL. */
@@ -129,13 +115,14 @@ class InfiniteDateTimesDifferentialTest {
                 + " t + INTERVAL '1 day' AS later, isfinite(t) AS fin FROM infm WHERE t > '2000-01-01';"
                 + "CREATE MATERIALIZED VIEW infm_g AS SELECT max(t) AS hi, min(d) AS lo, count(*) AS n FROM infm;"
                 + "INSERT INTO infm VALUES (3, '-infinity', 'infinity')";
-        InProcessTributary.execScript(pg, script);
-        InProcessTributary.execScript(tributary.connection, script);
-        InProcessTributary.execScript(pg, "REFRESH MATERIALIZED VIEW infm_v; REFRESH MATERIALIZED VIEW infm_g");
+        PAIR.runOnBoth(script);
+        InProcessTributary.execScript(PAIR.pg(), "REFRESH MATERIALIZED VIEW infm_v; REFRESH MATERIALIZED VIEW infm_g");
         assertEquals(
                 List.of(),
                 StatementOutcome.mismatches(
-                        pg, tributary.connection, List.of("SELECT * FROM infm_v ORDER BY id", "SELECT * FROM infm_g")));
+                        PAIR.pg(),
+                        PAIR.tributary(),
+                        List.of("SELECT * FROM infm_v ORDER BY id", "SELECT * FROM infm_g")));
     }
 
     /** Each row's columns read with {@code getString} over the binary format, parameters bound as text. */

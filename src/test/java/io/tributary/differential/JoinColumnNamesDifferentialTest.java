@@ -86,13 +86,11 @@ class JoinColumnNamesDifferentialTest {
     @Test
     void answersAsPostgres() {
         List<String> mismatches = new ArrayList<>(pair.mismatches(STATEMENTS));
-        for (String sql : PREPARED) {
-            String expected = StatementOutcome.ofPrepared(pair.pg, sql, List.of(1));
-            String actual = StatementOutcome.ofPrepared(pair.tributary.connection, sql, List.of(1));
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        mismatches.addAll(StatementOutcome.mismatches(
+                pair.pg,
+                pair.tributary.connection,
+                PREPARED,
+                (c, sql) -> StatementOutcome.ofPrepared(c, sql, List.of(1))));
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 }

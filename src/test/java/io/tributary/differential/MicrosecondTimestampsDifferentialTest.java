@@ -10,9 +10,8 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.PGConnection;
 
 /**
@@ -111,33 +110,12 @@ class MicrosecondTimestampsDifferentialTest {
                     + " FROM tsx ORDER BY id",
             "SELECT id, t::date + 30 AS later, extract(microseconds FROM t) AS us FROM tsx ORDER BY id");
 
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("micros-diff-", 20, "postgres", "", 60);
-        InProcessTributary.execScript(pg, SETUP);
-        InProcessTributary.execScript(tributary.connection, SETUP);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    @RegisterExtension
+    static final PostgresPairFixture PAIR = new PostgresPairFixture("micros-diff-", SETUP);
 
     @Test
     void timestampsKeepTheirMicrosecondsAsPostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : STATEMENTS) {
-            String expected = StatementOutcome.of(pg, sql, true);
-            String actual = StatementOutcome.of(tributary.connection, sql, true);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
-        assertEquals(List.of(), mismatches);
+        assertEquals(List.of(), StatementOutcome.mismatches(PAIR.pg(), PAIR.tributary(), STATEMENTS));
     }
 
     /** Parameters, COPY and the binary result format carry the microseconds. */
@@ -145,7 +123,7 @@ class MicrosecondTimestampsDifferentialTest {
     void parametersCopyAndBinaryResultsKeepMicroseconds() throws Exception {
         String table = "CREATE TABLE tsp (id INT PRIMARY KEY, t TIMESTAMP, tz TIMESTAMPTZ)";
         List<String> mismatches = new ArrayList<>();
-        for (Connection c : List.of(pg, tributary.connection)) {
+        for (Connection c : List.of(PAIR.pg(), PAIR.tributary())) {
             InProcessTributary.execScript(c, table);
             try (PreparedStatement insert =
                     c.prepareStatement("INSERT INTO tsp VALUES (?, ?::timestamp, ?::timestamptz)")) {
@@ -167,19 +145,14 @@ class MicrosecondTimestampsDifferentialTest {
                             "COPY tsp FROM STDIN",
                             new java.io.StringReader("3\t2024-03-03 03:03:03.030303\t2024-03-03 03:03:03.303030+00\n"));
         }
-        for (String sql : List.of(
+        List<String> reads = List.of(
                 "SELECT id, t, tz FROM tsp ORDER BY id",
                 "SELECT id FROM tsp WHERE t = '2024-02-02 01:02:03.000009'",
-                "SELECT id, extract(microseconds FROM t) AS us FROM tsp ORDER BY id")) {
-            String expected = StatementOutcome.of(pg, sql, true);
-            String actual = StatementOutcome.of(tributary.connection, sql, true);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+                "SELECT id, extract(microseconds FROM t) AS us FROM tsp ORDER BY id");
+        mismatches.addAll(StatementOutcome.mismatches(PAIR.pg(), PAIR.tributary(), reads));
         String query = "SELECT t, tz FROM tsp WHERE id > ? ORDER BY id";
         assertEquals(List.of(), mismatches);
-        assertEquals(binaryNanos(pg, query), binaryNanos(tributary.connection, query));
+        assertEquals(binaryNanos(PAIR.pg(), query), binaryNanos(PAIR.tributary(), query));
     }
 
     /** A materialized view maintained over such columns keeps the microseconds of its rows. */
@@ -196,26 +169,19 @@ class MicrosecondTimestampsDifferentialTest {
                 + "CREATE MATERIALIZED VIEW tsv_d AS SELECT id, t - TIMESTAMP '1999-12-31 23:59:59.999999' AS since,"
                 + " age(TIMESTAMP '1960-01-01 00:00:00.5', t) AS ago FROM tsv;"
                 + "INSERT INTO tsv VALUES (3, '2024-01-01 12:00:00.123458')";
-        InProcessTributary.execScript(pg, script);
-        InProcessTributary.execScript(tributary.connection, script);
+        PAIR.runOnBoth(script);
         // PostgreSQL's views are computed when refreshed; Tributary's kept through the last INSERT
         InProcessTributary.execScript(
-                pg,
+                PAIR.pg(),
                 "REFRESH MATERIALIZED VIEW tsv_m; REFRESH MATERIALIZED VIEW tsv_g; REFRESH MATERIALIZED VIEW tsv_f;"
                         + " REFRESH MATERIALIZED VIEW tsv_p; REFRESH MATERIALIZED VIEW tsv_d");
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : List.of(
+        List<String> views = List.of(
                 "SELECT * FROM tsv_m ORDER BY id",
                 "SELECT * FROM tsv_g",
                 "SELECT * FROM tsv_f ORDER BY id",
                 "SELECT * FROM tsv_p ORDER BY id",
-                "SELECT * FROM tsv_d ORDER BY id")) {
-            String expected = StatementOutcome.of(pg, sql, true);
-            String actual = StatementOutcome.of(tributary.connection, sql, true);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+                "SELECT * FROM tsv_d ORDER BY id");
+        List<String> mismatches = StatementOutcome.mismatches(PAIR.pg(), PAIR.tributary(), views);
         assertEquals(List.of(), mismatches);
     }
 
@@ -223,7 +189,7 @@ class MicrosecondTimestampsDifferentialTest {
     @Test
     void nowHasMicroseconds() throws SQLException {
         boolean finer = false;
-        try (Statement s = tributary.connection.createStatement()) {
+        try (Statement s = PAIR.tributary().createStatement()) {
             for (int i = 0; i < 20 && !finer; i++) {
                 try (ResultSet rs = s.executeQuery("SELECT extract(microseconds FROM now()) % 1000 AS us")) {
                     rs.next();

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -88,14 +87,8 @@ class MultiRowInsertDifferentialTest {
 
     @Test
     void multiRowInsertsWithNullRowsLikePostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : STATEMENTS) {
-            String expected = StatementOutcome.of(pg, sql, false);
-            String actual = StatementOutcome.of(tributary.connection, sql, false);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
-        assertEquals(List.of(), mismatches);
+        assertEquals(
+                List.of(),
+                StatementOutcome.mismatches(pg, tributary.connection, STATEMENTS, StatementOutcome::withoutTypes));
     }
 }

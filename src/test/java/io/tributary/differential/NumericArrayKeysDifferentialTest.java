@@ -2,7 +2,6 @@ package io.tributary.differential;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,10 +52,7 @@ class NumericArrayKeysDifferentialTest {
     @BeforeAll
     static void start() throws Exception {
         pair = PostgresPair.forViews("numeric-array-keys-");
-        for (String sql : SETUP) {
-            String[] outcome = pair.both(sql);
-            assertEquals(outcome[0], outcome[1], sql);
-        }
+        pair.setUpAlike(SETUP);
     }
 
     @AfterAll
@@ -66,14 +62,8 @@ class NumericArrayKeysDifferentialTest {
 
     @Test
     void numericArraysCompareByValueAsInPostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : STATEMENTS) {
-            String expected = StatementOutcome.withTypeNames(pair.pg, sql);
-            String actual = StatementOutcome.withTypeNames(pair.tributary.connection, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches = StatementOutcome.mismatches(
+                pair.pg, pair.tributary.connection, STATEMENTS, StatementOutcome::withTypeNames);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 }

@@ -1,5 +1,7 @@
 package io.tributary.differential;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,6 +55,18 @@ final class PostgresPair implements AutoCloseable {
     /** The outcome of {@code sql} on both, PostgreSQL's first; the statement runs once on each. */
     String[] both(String sql) {
         return new String[] {StatementOutcome.of(pg, sql, true), StatementOutcome.of(tributary.connection, sql, true)};
+    }
+
+    /**
+     * Runs {@code setup} in order on both, failing the test at the first statement whose outcomes
+     * differ (rows with JDBC types, update count or SQLSTATE): a class's fixture, which must be the
+     * same on both before anything is compared.
+     */
+    void setUpAlike(List<String> setup) {
+        for (String sql : setup) {
+            String[] outcome = both(sql);
+            assertEquals(outcome[0], outcome[1], sql);
+        }
     }
 
     /**

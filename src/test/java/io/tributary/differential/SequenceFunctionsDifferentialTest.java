@@ -126,7 +126,7 @@ class SequenceFunctionsDifferentialTest {
     @Test
     void sequenceFunctionsLikePostgres() throws SQLException {
         List<String> mismatches = new ArrayList<>();
-        compare(pg, tributary.connection, SESSION, mismatches);
+        mismatches.addAll(StatementOutcome.mismatches(pg, tributary.connection, SESSION));
         compareInNewSessions(OTHER_SESSION, mismatches);
         assertEquals(List.of(), mismatches);
     }
@@ -135,7 +135,7 @@ class SequenceFunctionsDifferentialTest {
     private static void compareInNewSessions(List<String> statements, List<String> mismatches) throws SQLException {
         try (Connection pg2 = DifferentialPostgres.connectDev();
                 Connection trib2 = tributary.connect("postgres", "", 60)) {
-            compare(pg2, trib2, statements, mismatches);
+            mismatches.addAll(StatementOutcome.mismatches(pg2, trib2, statements));
         }
     }
 
@@ -156,16 +156,6 @@ class SequenceFunctionsDifferentialTest {
             String outcome =
                     StatementOutcome.of(trib2, "INSERT INTO small (v) VALUES ('n' || nextval('small_id_seq'))", true);
             org.junit.jupiter.api.Assertions.assertTrue(outcome.contains("0A000"), outcome);
-        }
-    }
-
-    private static void compare(Connection pg, Connection trib, List<String> statements, List<String> mismatches) {
-        for (String sql : statements) {
-            String expected = StatementOutcome.of(pg, sql, true);
-            String actual = StatementOutcome.of(trib, sql, true);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
         }
     }
 }

@@ -3,7 +3,6 @@ package io.tributary.differential;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.sql.Connection;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -87,14 +86,8 @@ class SequenceOptionsDifferentialTest {
 
     @Test
     void sequenceOptionsCountAsPostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : STATEMENTS) {
-            String expected = StatementOutcome.withMessage(pg, sql);
-            String actual = StatementOutcome.withMessage(tributary.connection, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches =
+                StatementOutcome.mismatches(pg, tributary.connection, STATEMENTS, StatementOutcome::withMessage);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 }

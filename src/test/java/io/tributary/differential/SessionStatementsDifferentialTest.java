@@ -120,14 +120,8 @@ class SessionStatementsDifferentialTest {
 
     @Test
     void sessionStatementsLikePostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : SESSION) {
-            String expected = outcome(pg, sql);
-            String actual = outcome(trib, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches =
+                StatementOutcome.mismatches(pg, trib, SESSION, SessionStatementsDifferentialTest::outcome);
         assertEquals(List.of(), mismatches);
     }
 

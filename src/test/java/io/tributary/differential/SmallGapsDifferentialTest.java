@@ -58,15 +58,7 @@ class SmallGapsDifferentialTest {
 
     /** Each statement run on both servers in order; the ones whose outcomes differ, with both. */
     private static List<String> mismatches(List<String> statements) {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : statements) {
-            String expected = StatementOutcome.of(pg, sql, false);
-            String actual = StatementOutcome.of(tributary.connection, sql, false);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
-        return mismatches;
+        return StatementOutcome.mismatches(pg, tributary.connection, statements, StatementOutcome::withoutTypes);
     }
 
     /**

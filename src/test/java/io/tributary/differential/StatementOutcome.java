@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 
 /**
  * What one statement gives on a connection, as text two servers' answers are compared by: the
@@ -20,18 +21,38 @@ final class StatementOutcome {
     /**
      * Runs each of {@code statements} on {@code postgres}, then on {@code tributary}, and returns
      * one line per statement whose outcomes differ (statement, then both outcomes), in order: an
-     * empty list when all agree.
+     * empty list when all agree. Outcomes show each column's JDBC type.
      */
     static List<String> mismatches(Connection postgres, Connection tributary, List<String> statements) {
+        return mismatches(postgres, tributary, statements, (c, sql) -> of(c, sql, true));
+    }
+
+    /**
+     * The same with each outcome written by {@code outcome} (for example {@link #withTypeNames}, or
+     * a test's own rendering of errors): the one loop of the differential tests that compare lists
+     * of statements. Each statement runs once on each connection, PostgreSQL's first, so a
+     * statement may depend on the writes of the ones before it; nothing is compared but the two
+     * texts, so the rendering alone decides how strict the comparison is.
+     */
+    static List<String> mismatches(
+            Connection postgres,
+            Connection tributary,
+            List<String> statements,
+            BiFunction<Connection, String, String> outcome) {
         List<String> out = new ArrayList<>();
         for (String sql : statements) {
-            String expected = of(postgres, sql, true);
-            String actual = of(tributary, sql, true);
+            String expected = outcome.apply(postgres, sql);
+            String actual = outcome.apply(tributary, sql);
             if (!expected.equals(actual)) {
                 out.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
             }
         }
         return out;
+    }
+
+    /** {@link #of(Connection, String, boolean)} without column types: labels and values only. */
+    static String withoutTypes(Connection c, String sql) {
+        return of(c, sql, ColumnLabel.PLAIN);
     }
 
     static String of(Connection c, String sql, boolean columnTypes) {

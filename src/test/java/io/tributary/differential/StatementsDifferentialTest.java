@@ -169,14 +169,7 @@ class StatementsDifferentialTest {
 
     @Test
     void statementsAnswerLikePostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : SCRIPT) {
-            String expected = outcome(pg, sql);
-            String actual = outcome(trib, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches = StatementOutcome.mismatches(pg, trib, SCRIPT, StatementsDifferentialTest::outcome);
         assertEquals(List.of(), mismatches);
     }
 

@@ -25,11 +25,8 @@ class TimeParameterDifferentialTest {
     @BeforeAll
     static void start() throws Exception {
         pair = PostgresPair.start("time-parameter-");
-        for (String sql :
-                List.of("CREATE TABLE tt (id INT PRIMARY KEY, t TIME)", "INSERT INTO tt VALUES (1, '24:00:00')")) {
-            String[] outcome = pair.both(sql);
-            assertEquals(outcome[0], outcome[1], sql);
-        }
+        pair.setUpAlike(
+                List.of("CREATE TABLE tt (id INT PRIMARY KEY, t TIME)", "INSERT INTO tt VALUES (1, '24:00:00')"));
     }
 
     @AfterAll

@@ -107,14 +107,8 @@ class ValueSemanticsDifferentialTest {
 
     @Test
     void answersLikePostgres() {
-        List<String> mismatches = new ArrayList<>();
-        for (String sql : QUERIES) {
-            String expected = outcome(pg, sql);
-            String actual = outcome(trib, sql);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches =
+                StatementOutcome.mismatches(pg, trib, QUERIES, ValueSemanticsDifferentialTest::outcome);
         assertEquals(List.of(), mismatches);
     }
 

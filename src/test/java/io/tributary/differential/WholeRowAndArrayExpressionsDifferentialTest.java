@@ -149,14 +149,8 @@ class WholeRowAndArrayExpressionsDifferentialTest {
 
     @Test
     void tableRowsPrintAsPostgres() {
-        List<String> mismatches = new java.util.ArrayList<>();
-        for (String sql : TABLE_ROWS) {
-            String expected = StatementOutcome.of(pair.pg, sql, false);
-            String actual = StatementOutcome.of(pair.tributary.connection, sql, false);
-            if (!expected.equals(actual)) {
-                mismatches.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> mismatches = StatementOutcome.mismatches(
+                pair.pg, pair.tributary.connection, TABLE_ROWS, StatementOutcome::withoutTypes);
         assertEquals(List.of(), mismatches, String.join("\n", mismatches));
     }
 }
