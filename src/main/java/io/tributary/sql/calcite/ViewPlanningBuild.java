@@ -31,10 +31,12 @@ import java.util.List;
  *     of two number types ({@code numeric[] = integer[]}) are refused as PostgreSQL refuses them
  *     ({@link ArrayOperandTypes}, 42883), or compared with Calcite's widened elements, as session
  *     43's build and all before it did
- * @param pgTextEdges whether {@code lpad}/{@code rpad} without a fill and {@code overlay} of text
- *     were PostgreSQL's ({@link PgPadFunctions}, {@link PgOverlayFunction}: a negative length pads
- *     nothing, an empty text or a position past its end is overlaid), or Calcite's (XX000 there), as
- *     session 43's build and all before it did
+ * @param pgTextEdges whether {@code lpad}/{@code rpad} without a fill, {@code overlay}, {@code
+ *     split_part}, constant SIMILAR TO patterns and {@code concat_ws} of booleans were PostgreSQL's
+ *     ({@link PgPadFunctions}, {@link PgOverlayFunction}, {@link PgSplitPartFunction}, {@link
+ *     SimilarDots}, {@link PgConcatText#wrapConcatWsBooleans}), or Calcite's (XX000 for a negative
+ *     pad length or an overlay past the end, field 0 answered, {@code .} any character, {@code
+ *     TRUE}/{@code FALSE}), as session 43's build and all before it did
  */
 record ViewPlanningBuild(
         String name,
