@@ -67,13 +67,11 @@ final class ExpressionCorpus {
         for (String s : List.of("'naïve café'", "''", "NULL", "'日本語テキスト'")) {
             out.add("SELECT bit_length(" + s + "), octet_length(" + s + "), char_length(" + s + ")");
             out.add("SELECT substring(" + s + " FROM 2 FOR 3), substring(" + s + " FOR 2), substr(" + s + ", 3)");
-            if (!s.equals("''")) {
-                // an overlay of the empty text is XX000 (Calcite's overlay), left out until fixed
-                out.add("SELECT overlay(" + s + " PLACING 'XY' FROM 2), overlay(" + s + " PLACING '' FROM 1 FOR 2)");
-            }
+            out.add("SELECT overlay(" + s + " PLACING 'XY' FROM 2), overlay(" + s + " PLACING '' FROM 1 FOR 2)");
+            out.add("SELECT overlay(" + s + " PLACING 'XY' FROM 20), overlay(" + s + " PLACING 'Z' FROM 2 FOR -1)");
             out.add("SELECT left(" + s + ", -2), right(" + s + ", -2), left(" + s + ", 0), right(" + s + ", 20)");
-            // lpad/rpad without a fill and a negative length are XX000 (Calcite's), left out until fixed
             out.add("SELECT lpad(" + s + ", 3, 'ab'), rpad(" + s + ", 15, 'xy'), lpad(" + s + ", -1, 'x')");
+            out.add("SELECT lpad(" + s + ", 12), rpad(" + s + ", 12) || '|', lpad(" + s + ", -1), rpad(" + s + ", -5)");
             out.add("SELECT translate(" + s + ", 'aé', 'A'), reverse(" + s + "), initcap(" + s + "), ascii(" + s + ")");
             out.add("SELECT quote_literal(" + s + "), quote_nullable(" + s + "), quote_ident(" + s + ")");
             out.add("SELECT " + s + " LIKE '%a%', " + s + " ILIKE '%É%', " + s + " ~ 'a.', " + s + " ~* 'CAF', " + s
@@ -91,6 +89,21 @@ final class ExpressionCorpus {
         out.add("SELECT split_part('a,b,c', ',', -2), split_part('a,b,c', ',', 4), split_part('a,,c', ',', 2)");
         out.add("SELECT split_part('abc', '', 1), split_part('', ',', 1), split_part('a,b', ',', -3)");
         out.add("SELECT split_part('a,b', ',', 0)");
+        out.add("SELECT split_part('a,b,c', ',', -1), split_part('a--b--c', '--', -2), split_part('abc', '', -1)");
+        out.add("SELECT lpad('hi', 2147483647), rpad('hi', 2147483647, 'x')");
+        out.add("SELECT lpad('hi', 2147483647, ''), rpad('hi', 1, '')");
+        out.add("SELECT overlay('abc' PLACING 'X' FROM 0)");
+        out.add("SELECT string_agg(x, NULL), string_agg(x, NULL ORDER BY x DESC) FROM (VALUES ('a'), ('b')) v(x)");
+        out.add("SELECT string_agg(x, NULL::text) FROM (VALUES ('a'), ('b')) v(x)");
+        out.add("SELECT 'a_c' LIKE 'a_c' ESCAPE '', 'a\\c' LIKE 'a\\c' ESCAPE '', 'abc' NOT LIKE 'a%' ESCAPE '',"
+                + " 'ABC' ILIKE 'a_c' ESCAPE ''");
+        out.add(
+                "SELECT 'a.c' SIMILAR TO 'a_c' ESCAPE '', 'a.c' SIMILAR TO 'a#.c' ESCAPE '#', 'abc' NOT SIMILAR TO '%.%', 'abc' SIMILAR TO '[a.]bc'");
+        out.add("SELECT concat_ws(',', true, NULL::boolean, 1 > 2, 'x'), concat_ws(', ', 'a', 1.50, false)");
+        out.add("SELECT substring('abc' FOR 0), substring('日本語' FOR 2), substring('abc' FOR 5)");
+        out.add("SELECT substring('abc' FOR -1)");
+        out.add("SELECT trim(LEADING FROM 'xxa', 'x'), trim(TRAILING FROM 'axx', 'x'), trim(FROM 'xax', 'x'),"
+                + " trim('xax', 'x'), trim(LEADING 'x' FROM 'xxa'), trim(BOTH FROM '  a  ')");
         out.add("SELECT concat_ws(',', 'a', '', NULL, 2), concat_ws(NULL, 'a', 'b'), concat('é', NULL), concat_ws('')");
         out.add("SELECT format('%s|%s', 'a', NULL), format('%I', 'a b'), format('%I', 'abc'), format('%L', NULL)");
         out.add("SELECT format('%2$s %1$s', 'a', 'b'), format('100%%'), format('%s %s', 'a', 'b', 'c')");

@@ -60,4 +60,22 @@ public final class PgConcatText {
             call.setOperand(0, value);
         }
     }
+
+    /**
+     * Before validation derives {@code call}'s type: when it is {@code concat_ws}, each boolean
+     * argument after the separator becomes {@code pg_concat_text(arg)}, so it adds {@code t} or
+     * {@code f} as in PostgreSQL where Calcite's would add {@code TRUE}/{@code FALSE}. Called by
+     * {@link PgValidator} on the validating thread; another call is left alone.
+     */
+    static void wrapConcatWsBooleans(SqlValidator validator, SqlValidatorScope scope, SqlBasicCall call) {
+        if (!call.getOperator().getName().equalsIgnoreCase("CONCAT_WS")) {
+            return;
+        }
+        for (int i = 1; i < call.operandCount(); i++) {
+            SqlNode arg = call.operand(i);
+            if (validator.deriveType(scope, arg).getSqlTypeName() == SqlTypeName.BOOLEAN) {
+                call.setOperand(i, call(arg, arg.getParserPosition()));
+            }
+        }
+    }
 }

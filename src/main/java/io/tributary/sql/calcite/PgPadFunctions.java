@@ -1,16 +1,23 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.SqlState;
+import io.tributary.common.TributaryException;
 import org.apache.calcite.linq4j.function.Strict;
 
 /**
  * PostgreSQL's {@code lpad} and {@code rpad} with a fill text, called by the code Calcite generates
  * for the calls {@link PgScalarCalls} puts in a plan (by reflection; the methods must stay public
  * and static). Calcite's runtime refuses an empty fill; PostgreSQL then pads nothing and only
- * truncates. Lengths count code points, as PostgreSQL counts characters in UTF8. Strict: a NULL
- * operand gives NULL without a call. Pure functions, safe on any thread.
+ * truncates; without a fill it pads with spaces (Calcite's two-argument form fails on a negative
+ * length). Lengths count code points, as PostgreSQL counts characters in UTF8; a length needing
+ * more than PostgreSQL's 1 GB allocation at 4 bytes a character is 54000. Strict: a NULL operand
+ * gives NULL without a call. Pure functions, safe on any thread.
  */
 @Strict
 public final class PgPadFunctions {
+    /** The longest result PostgreSQL could allocate: 4 bytes a character within 1 GB less a header. */
+    private static final int LONGEST = (0x3fffffff - 4) / 4;
+
     private PgPadFunctions() {}
 
     /** {@code lpad(text, length, fill)}: {@code s} cut to {@code length}, or filled on the left up to it. */
@@ -26,6 +33,9 @@ public final class PgPadFunctions {
     private static String pad(String s, int length, String fill, boolean left) {
         int target = Math.max(length, 0);
         int chars = s.codePointCount(0, s.length());
+        if (target > LONGEST && !fill.isEmpty()) {
+            throw new TributaryException(SqlState.PROGRAM_LIMIT_EXCEEDED, "requested length too large");
+        }
         String kept = chars <= target ? s : s.substring(0, s.offsetByCodePoints(0, target));
         int missing = chars >= target || fill.isEmpty() ? 0 : target - chars;
         if (missing == 0) {

@@ -9,6 +9,7 @@ import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
@@ -27,8 +28,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * PostgreSQL's errors, {@code regexp_replace} without flags (first match only), {@code substr} and
  * {@code substring} of text (PostgreSQL's positions, 22011 for a negative length), {@code upper}
  * and {@code lower} in the C locale, {@code chr} (54000 for 0, a surrogate or past U+10FFFF), {@code FLOOR} of a timestamp
- * ({@code date_trunc}, {@link PgDateTrunc}), {@code lpad} and {@code rpad} with a fill (PostgreSQL pads nothing
- * with an empty one; Calcite refuses it), and through {@link PgFloatCalls} comparisons (and searches) of floats and casts of floats to
+ * ({@code date_trunc}, {@link PgDateTrunc}), {@code lpad} and {@code rpad} ({@link PgPadFunctions}: PostgreSQL pads nothing
+ * with an empty fill, which Calcite refuses, and spaces without one), {@code overlay} ({@link PgOverlayFunction})
+ * and {@code split_part} ({@link PgSplitPartFunction}) of text (the last three only for views of this build), and through {@link PgFloatCalls} comparisons (and searches) of floats and casts of floats to
  * real or numeric. Called by {@link PgArithmetic} for each call it visits, so
  * queries and views answer alike. Planning thread.
  */
@@ -74,6 +76,9 @@ final class PgScalarCalls {
     private static final SqlOperator RTRIM = PgArithmetic.function(PgTextFunctions.class, "rtrim");
     private static final SqlOperator LPAD = PgArithmetic.function(PgPadFunctions.class, "lpad");
     private static final SqlOperator RPAD = PgArithmetic.function(PgPadFunctions.class, "rpad");
+    private static final SqlOperator OVERLAY = PgArithmetic.function(PgOverlayFunction.class, "overlay");
+    private static final SqlOperator OVERLAY_FROM = PgArithmetic.function(PgOverlayFunction.class, "overlayFrom");
+    private static final SqlOperator SPLIT_PART = PgArithmetic.function(PgSplitPartFunction.class, "split_part");
 
     /** Element types whose run-time values {@link PgArrayFunctions#pg_array_to_string} prints as PostgreSQL does. */
     private static final Set<SqlTypeName> PRINTABLE_ELEMENTS = Set.of(
@@ -101,12 +106,15 @@ final class PgScalarCalls {
     private final PgFloatCalls floatCalls;
     /** Whether numeric arrays compare by value, not with their elements' scales (false: an earlier build's view). */
     private final boolean pgNumericArrays;
+    /** Whether lpad/rpad without a fill and overlay are PostgreSQL's (false: an earlier build's view). */
+    private final boolean pgTextEdges;
 
     /** @param build whose comparisons and casts to give (this build's, or an earlier one's for its views) */
     PgScalarCalls(RexBuilder rexBuilder, ViewPlanningBuild build) {
         this.rexBuilder = rexBuilder;
         this.floatCalls = build.pgFloats() ? new PgFloatCalls(rexBuilder) : null;
         this.pgNumericArrays = build.pgNumericArrays();
+        this.pgTextEdges = build.pgTextEdges();
     }
 
     /**
@@ -148,6 +156,9 @@ final class PgScalarCalls {
         RexNode truncated = PgDateTrunc.replace(call, rexBuilder);
         if (truncated != null) {
             return truncated;
+        }
+        if (pgTextEdges && call.getKind() == SqlKind.SIMILAR) {
+            return similarDots(call);
         }
         SqlTypeName type = call.getType().getSqlTypeName();
         List<RexNode> operands = call.getOperands();
@@ -229,11 +240,42 @@ final class PgScalarCalls {
                                 List.of(operands.get(0), rexBuilder.makeLiteral(" ")))
                         : null;
             case "LPAD", "RPAD" ->
-                textFirst && operands.size() == 3 && isInteger(operands.get(1)) && isText(operands.get(2))
+                textFirst
+                                && (operands.size() == 3 && isText(operands.get(2))
+                                        || operands.size() == 2 && pgTextEdges)
+                                && isInteger(operands.get(1))
                         ? rexBuilder.makeCall(
                                 call.getType(),
                                 name.equals("LPAD") ? LPAD : RPAD,
-                                List.of(operands.get(0), as(operands.get(1), SqlTypeName.INTEGER), operands.get(2)))
+                                List.of(
+                                        operands.get(0),
+                                        as(operands.get(1), SqlTypeName.INTEGER),
+                                        operands.size() == 3 ? operands.get(2) : rexBuilder.makeLiteral(" ")))
+                        : null;
+            case "SPLIT_PART" ->
+                pgTextEdges
+                                && textFirst
+                                && operands.size() == 3
+                                && isText(operands.get(1))
+                                && isInteger(operands.get(2))
+                        ? rexBuilder.makeCall(
+                                text(call),
+                                SPLIT_PART,
+                                List.of(operands.get(0), operands.get(1), as(operands.get(2), SqlTypeName.INTEGER)))
+                        : null;
+            case "OVERLAY" ->
+                pgTextEdges
+                                && textFirst
+                                && operands.size() >= 3
+                                && isText(operands.get(1))
+                                && operands.subList(2, operands.size()).stream().allMatch(PgScalarCalls::isInteger)
+                        ? rexBuilder.makeCall(
+                                text(call),
+                                operands.size() == 3 ? OVERLAY_FROM : OVERLAY,
+                                java.util.stream.IntStream.range(0, operands.size())
+                                        .mapToObj(
+                                                i -> i < 2 ? operands.get(i) : as(operands.get(i), SqlTypeName.INTEGER))
+                                        .toList())
                         : null;
             default -> null;
         };
@@ -351,6 +393,33 @@ final class PgScalarCalls {
         }
         RexNode isNull = rexBuilder.makeCall(SqlStdOperatorTable.IS_NULL, bool);
         return rexBuilder.makeCall(SqlStdOperatorTable.CASE, isNull, rexBuilder.makeNullLiteral(cast.getType()), value);
+    }
+
+    /**
+     * {@code s [NOT] SIMILAR TO 'pattern' [ESCAPE 'e']} with the constant pattern's dots literal
+     * ({@link SimilarDots}); {@code null} when the pattern or escape is no constant or has no dot.
+     */
+    private RexNode similarDots(RexCall call) {
+        List<RexNode> operands = call.getOperands();
+        if (!(operands.get(1) instanceof RexLiteral pattern) || pattern.getValueAs(String.class) == null) {
+            return null;
+        }
+        int escape = '\\';
+        if (operands.size() == 3) {
+            String given = operands.get(2) instanceof RexLiteral e ? e.getValueAs(String.class) : null;
+            if (given == null || given.length() > 1) {
+                return null;
+            }
+            escape = given.isEmpty() ? -1 : given.charAt(0);
+        }
+        String text = pattern.getValueAs(String.class);
+        String literal = SimilarDots.literal(text, escape);
+        if (literal.equals(text)) {
+            return null;
+        }
+        List<RexNode> replaced = new java.util.ArrayList<>(operands);
+        replaced.set(1, rexBuilder.makeLiteral(literal));
+        return call.clone(call.getType(), replaced);
     }
 
     private static boolean isText(RexNode node) {

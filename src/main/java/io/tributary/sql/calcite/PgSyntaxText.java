@@ -161,11 +161,11 @@ final class PgSyntaxText {
     static String rewrite(String sql, PgTimeZone zone) {
         ComparisonChains.check(sql);
         EmptyArrayConstructors.check(sql);
-        sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(PgOperatorText.rewrite(SimilarSubstringText.rewrite(
-                FromFunctionCallsText.rewrite(FromCallRowsText.rewrite(
+        sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(PgOperatorText.rewrite(TrimSubstringText.rewrite(
+                SimilarSubstringText.rewrite(FromFunctionCallsText.rewrite(FromCallRowsText.rewrite(
                         ArraySliceText.rewrite(AggregateOrderText.rewrite(
                                 DistinctOnText.rewrite(WindowCastText.rewrite(BetweenBoundText.rewrite(
-                                        DateTruncZoneText.rewrite(UpdateDefaultText.rewrite(sql)))))))))))));
+                                        DateTruncZoneText.rewrite(UpdateDefaultText.rewrite(sql))))))))))))));
         StringBuilder out = new StringBuilder(sql.length());
         int i = 0;
         int n = sql.length();

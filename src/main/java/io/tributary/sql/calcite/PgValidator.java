@@ -90,6 +90,13 @@ final class PgValidator extends CalciteSqlValidator {
      */
     private final boolean arrayOperandTypes;
 
+    /**
+     * Whether a boolean argument of {@code concat_ws} adds {@code t}/{@code f} as in PostgreSQL
+     * ({@link PgConcatText#wrapConcatWsBooleans}): false only for a view planned as an earlier build
+     * ({@link ViewPlanningBuild#pgTextEdges}), which added {@code TRUE}/{@code FALSE}.
+     */
+    private final boolean concatWsBooleans;
+
     /** A validator as queries and new views validate. */
     PgValidator(SqlOperatorTable operators, CalciteCatalogReader reader, JavaTypeFactory types, Config config) {
         this(operators, reader, types, config, ViewPlanningBuild.CURRENT);
@@ -105,6 +112,7 @@ final class PgValidator extends CalciteSqlValidator {
         super(PgOperatorTable.of(operators), reader, types, config);
         this.arrayElementScales = build.pgNumericArrays();
         this.arrayOperandTypes = build.pgArrayOperands();
+        this.concatWsBooleans = build.pgTextEdges();
     }
 
     @Override
@@ -496,8 +504,8 @@ final class PgValidator extends CalciteSqlValidator {
      * ({@link DateTimeOperands}, {@link CommonTypeResolution#resolveGreatest}): Calcite finds no type for {@code greatest(i, '3')};
      * a CASE or COALESCE first checked for results of two type categories, which Calcite would
      * take (a date beside an integer), and given its values' own NUMERIC scales ({@link
-     * CommonTypeResolution#resolveResults}); a boolean argument of {@code concat} given its own text
-     * ({@link PgConcatText}); {@code ^}, {@code power}, {@code log(b, x)} and the one-argument {@code sqrt},
+     * CommonTypeResolution#resolveResults}); a boolean argument of {@code concat} (and of {@code concat_ws}, unless {@link
+     * #concatWsBooleans} is off) given its own text ({@link PgConcatText}); {@code ^}, {@code power}, {@code log(b, x)} and the one-argument {@code sqrt},
      * {@code exp}, {@code ln}, {@code log} and {@code log10} of numerics sent to {@link
      * PgNumericFunctions} ({@link NumericFunctionCalls}); {@code real} arithmetic beside an exact number made double
      * precision ({@link RealArithmetic}), as is a {@code real} cast to an integer type ({@link
@@ -537,6 +545,9 @@ final class PgValidator extends CalciteSqlValidator {
         }
         if (expr instanceof SqlBasicCall call && getValidatedNodeTypeIfKnown(expr) == null) {
             PgConcatText.unwrapBoolean(this, scope, call);
+            if (concatWsBooleans) {
+                PgConcatText.wrapConcatWsBooleans(this, scope, call);
+            }
             NumericFunctionCalls.resolve(this, scope, call);
             RealArithmetic.widen(this, scope, call);
             RealRounding.widen(this, scope, call);

@@ -45,7 +45,7 @@ abstract class StatementRewrite extends SqlShuttle {
     }
 
     /**
-     * Applies the PostgreSQL rewrites (constants with an exponent as numeric, casts to json and jsonb, row comparisons ({@link RowComparisons}), one-row aggregate LATERAL joins ({@link AggregateLateralJoins}), sorted DISTINCT listings ({@link DistinctAggregateOrder}), RisingWave's TUMBLE and HOP in FROM, LIKE's escape, the refusal of sub-queries in window functions' arguments ({@link WindowArgumentSubqueries}), FILTER on window aggregates ({@link WindowAggregateFilters}), avg's scale, variance and stddev as PostgreSQL computes them, {@link RegressionCalls}, casts of array constructors ({@link ArrayElementCasts}), casts to numeric and to
+     * Applies the PostgreSQL rewrites (constants with an exponent as numeric, casts to json and jsonb, row comparisons ({@link RowComparisons}), one-row aggregate LATERAL joins ({@link AggregateLateralJoins}), sorted DISTINCT listings ({@link DistinctAggregateOrder}), RisingWave's TUMBLE and HOP in FROM, LIKE's escape, string_agg's NULL delimiter ({@link StringAggNullDelimiter}), the refusal of sub-queries in window functions' arguments ({@link WindowArgumentSubqueries}), FILTER on window aggregates ({@link WindowAggregateFilters}), avg's scale, variance and stddev as PostgreSQL computes them, {@link RegressionCalls}, casts of array constructors ({@link ArrayElementCasts}), casts to numeric and to
      * integers, {@link PgValueSemantics}, {@link IntervalSemantics}, {@link IntervalConstantKinds}, {@link IntervalConstantDivision}, {@link LocalTimeCalls}, {@link MakeTimestamptzCalls}, {@link CurrentTimePrecisions}, {@link CurrentTimestampCalls}), then {@code more} to {@code statement}.
      *
      * @return the statement, and whether any rewrite changed it
@@ -74,6 +74,7 @@ abstract class StatementRewrite extends SqlShuttle {
                 new PgArrayCalls(),
                 new AnyArrayConstants(),
                 new LikeEscape(),
+                new StringAggNullDelimiter(),
                 new WindowArgumentSubqueries(),
                 new WindowAggregateFilters(),
                 new AvgScale(),

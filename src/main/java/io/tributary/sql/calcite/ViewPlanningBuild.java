@@ -31,6 +31,12 @@ import java.util.List;
  *     of two number types ({@code numeric[] = integer[]}) are refused as PostgreSQL refuses them
  *     ({@link ArrayOperandTypes}, 42883), or compared with Calcite's widened elements, as session
  *     43's build and all before it did
+ * @param pgTextEdges whether {@code lpad}/{@code rpad} without a fill, {@code overlay}, {@code
+ *     split_part}, constant SIMILAR TO patterns and {@code concat_ws} of booleans were PostgreSQL's
+ *     ({@link PgPadFunctions}, {@link PgOverlayFunction}, {@link PgSplitPartFunction}, {@link
+ *     SimilarDots}, {@link PgConcatText#wrapConcatWsBooleans}), or Calcite's (XX000 for a negative
+ *     pad length or an overlay past the end, field 0 answered, {@code .} any character, {@code
+ *     TRUE}/{@code FALSE}), as session 43's build and all before it did
  */
 record ViewPlanningBuild(
         String name,
@@ -39,21 +45,36 @@ record ViewPlanningBuild(
         boolean pgFloats,
         boolean pgZeroSums,
         boolean pgNumericArrays,
-        boolean pgArrayOperands) {
+        boolean pgArrayOperands,
+        boolean pgTextEdges) {
     /** This build: how a view created now is planned, as queries are. */
     static final ViewPlanningBuild CURRENT =
-            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true, true, true, true);
+            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true);
 
     /** The earlier builds whose views may still be stored, newest first. */
     static final List<ViewPlanningBuild> EARLIER = List.of(
             new ViewPlanningBuild(
-                    "session 43", TributaryTypeSystem.TIMES_OF_WHOLE_SECONDS, true, true, true, true, false),
+                    "session 43", TributaryTypeSystem.TIMES_OF_WHOLE_SECONDS, true, true, true, true, false, false),
             new ViewPlanningBuild(
-                    "session 42", TributaryTypeSystem.CALCITE_WIDE_PRODUCTS, true, true, true, false, false),
+                    "session 42", TributaryTypeSystem.CALCITE_WIDE_PRODUCTS, true, true, true, false, false, false),
             new ViewPlanningBuild(
-                    "session 41", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, true, true, false, false, false),
+                    "session 41",
+                    TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS,
+                    true,
+                    true,
+                    false,
+                    false,
+                    false,
+                    false),
             new ViewPlanningBuild(
-                    "session 40", TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS, true, false, false, false, false),
+                    "session 40",
+                    TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS,
+                    true,
+                    false,
+                    false,
+                    false,
+                    false,
+                    false),
             new ViewPlanningBuild(
                     "sessions 37 to 39",
                     TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS,
@@ -61,7 +82,15 @@ record ViewPlanningBuild(
                     false,
                     false,
                     false,
+                    false,
                     false),
             new ViewPlanningBuild(
-                    "before session 37", TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT, false, false, false, false, false));
+                    "before session 37",
+                    TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT,
+                    false,
+                    false,
+                    false,
+                    false,
+                    false,
+                    false));
 }
