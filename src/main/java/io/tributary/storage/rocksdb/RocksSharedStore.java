@@ -58,7 +58,7 @@ import org.rocksdb.WriteOptions;
  */
 public final class RocksSharedStore implements SharedStore {
     static {
-        RocksDB.loadLibrary();
+        RocksNativeLibrary.load();
     }
 
     private static final String ROOT_FAMILY = "root";
