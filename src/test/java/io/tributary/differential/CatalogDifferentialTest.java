@@ -270,33 +270,45 @@ class CatalogDifferentialTest {
                 "CREATE MATERIALIZED VIEW mmc AS SELECT id, coalesce(n, m) AS cm, CASE WHEN id > 1 THEN n ELSE m END AS cs,"
                         + " coalesce(n, i) AS ci, CASE WHEN id > 1 THEN n END AS cn, -n AS neg, round(n, 1) AS r,"
                         + " n::numeric AS nu, x::char(2) AS c2 FROM mvt",
-                "CREATE MATERIALIZED VIEW mmu AS SELECT n FROM mvt UNION ALL SELECT m FROM mvt");
+                "CREATE MATERIALIZED VIEW mmu AS SELECT n FROM mvt UNION ALL SELECT m FROM mvt",
+                "CREATE MATERIALIZED VIEW mmi AS SELECT n FROM mvt UNION ALL SELECT i FROM mvt",
+                "CREATE MATERIALIZED VIEW mmd AS SELECT s.id, s.k, s.c, s.n FROM (SELECT id, n::numeric(5,1) AS k,"
+                        + " x::char(3) AS c, n FROM mvt) s");
         try {
             for (String command : List.of(
                     "\\d mmv",
                     "\\d mma",
                     "SELECT c.relname, a.attname, a.atttypmod, format_type(a.atttypid, a.atttypmod)"
                             + " FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
-                            + " WHERE c.relname IN ('mmv', 'mma', 'mmc', 'mmu') AND a.attnum > 0 ORDER BY 1, a.attnum",
+                            + " WHERE c.relname IN ('mmv', 'mma', 'mmc', 'mmu', 'mmi', 'mmd') AND a.attnum > 0 ORDER BY 1, a.attnum",
                     "SELECT *, '[' || c3 || ']' AS b, length(c3) AS l, octet_length(c3) AS o FROM mmv ORDER BY id",
                     "SELECT *, '[' || c3 || ']' AS b FROM mma ORDER BY c3",
                     "SELECT id FROM mmv WHERE c3 = 'ab' ORDER BY id",
                     "SELECT k FROM mma WHERE c3 = 'ab'",
                     "SELECT * FROM mmc ORDER BY id",
-                    "SELECT * FROM mmu ORDER BY n")) {
+                    "SELECT * FROM mmu ORDER BY n",
+                    "SELECT * FROM mmi ORDER BY n",
+                    "SELECT *, '[' || c || ']' AS b FROM mmd ORDER BY id")) {
                 assertEquals(psql(DifferentialPostgres.port(), command), psql(tributary.port(), command), command);
             }
             try (Connection pg = postgresConnection();
                     Connection trib = tributaryConnection();
                     Statement ps = pg.createStatement();
                     Statement ts = trib.createStatement()) {
-                for (String query :
-                        List.of("SELECT * FROM mmv", "SELECT * FROM mma", "SELECT * FROM mmc", "SELECT * FROM mmu")) {
+                for (String query : List.of(
+                        "SELECT * FROM mmv",
+                        "SELECT * FROM mma",
+                        "SELECT * FROM mmc",
+                        "SELECT * FROM mmu",
+                        "SELECT * FROM mmi",
+                        "SELECT * FROM mmd")) {
                     assertEquals(described(ps, query), described(ts, query), query);
                 }
             }
         } finally {
             onBoth(
+                    "DROP MATERIALIZED VIEW mmd",
+                    "DROP MATERIALIZED VIEW mmi",
                     "DROP MATERIALIZED VIEW mmu",
                     "DROP MATERIALIZED VIEW mmc",
                     "DROP MATERIALIZED VIEW mma",

@@ -56,8 +56,8 @@ final class ViewColumnModifiers {
         List<DataType> types = new ArrayList<>(planned.size());
         for (int i = 0; i < planned.size(); i++) {
             DataType type = planned.get(i);
-            boolean keepsModifier =
-                    keeps(root.rel, root.fields.get(i).getKey(), 0) || ModifierCasts.isCast(casts, labels, i, width);
+            boolean keepsModifier = keeps(root.rel, root.fields.get(i).getKey(), true, 0)
+                    || ModifierCasts.isCast(casts, labels, i, width);
             if (type.kind() == TypeKind.NUMERIC && type.precision() > 0 && !keepsModifier) {
                 type = DataType.NUMERIC;
             } else if (type.kind() == TypeKind.TEXT
@@ -75,10 +75,13 @@ final class ViewColumnModifiers {
      * Whether field {@code field} of {@code rel} keeps its modifier as PostgreSQL's {@code
      * exprTypmod} keeps it: a relation's column read as it is, through projections, filters, joins
      * and GROUP BY keys; a CASE (and Calcite's COALESCE, which is one) or UNION all of whose
-     * results keep the same type; not an aggregate's or any other call's result. Casts inside the
-     * tree are left out: Calcite adds them to unify types, where PostgreSQL drops the modifier.
+     * results keep the same type; a cast to DECIMAL(p,s) or CHAR(n) that a projection computes
+     * (written in a derived table or plain view); not an aggregate's or any other call's result.
+     *
+     * @param casts false under a UNION, whose inputs' casts Calcite adds to unify their types, where
+     *     PostgreSQL drops the modifier
      */
-    private static boolean keeps(RelNode rel, int field, int depth) {
+    private static boolean keeps(RelNode rel, int field, boolean casts, int depth) {
         if (depth > MAX_DEPTH) {
             return false;
         }
@@ -86,27 +89,29 @@ final class ViewColumnModifiers {
             return true;
         }
         if (rel instanceof Project project) {
-            return keeps(project.getInput(), project.getProjects().get(field), depth + 1);
+            RexNode e = project.getProjects().get(field);
+            // a cast written in a derived table or plain view; under a UNION, Calcite's unifying one
+            return casts && isModifierCast(e) || keeps(project.getInput(), e, casts, depth + 1);
         }
         if (rel instanceof Filter || rel instanceof Sort) {
-            return keeps(rel.getInput(0), field, depth + 1);
+            return keeps(rel.getInput(0), field, casts, depth + 1);
         }
         if (rel instanceof Aggregate aggregate) {
             return field < aggregate.getGroupCount()
                     && aggregate.getGroupType() == Aggregate.Group.SIMPLE
-                    && keeps(aggregate.getInput(), aggregate.getGroupSet().nth(field), depth + 1);
+                    && keeps(aggregate.getInput(), aggregate.getGroupSet().nth(field), casts, depth + 1);
         }
         if (rel instanceof Join || rel instanceof Correlate) {
             int left = rel.getInput(0).getRowType().getFieldCount();
             return field < left
-                    ? keeps(rel.getInput(0), field, depth + 1)
-                    : keeps(rel.getInput(1), field - left, depth + 1);
+                    ? keeps(rel.getInput(0), field, casts, depth + 1)
+                    : keeps(rel.getInput(1), field - left, casts, depth + 1);
         }
         if (rel instanceof Union union) {
             RelDataType type = union.getRowType().getFieldList().get(field).getType();
             for (RelNode input : union.getInputs()) {
                 RelDataType own = input.getRowType().getFieldList().get(field).getType();
-                if (!sameType(own, type) || !keeps(input, field, depth + 1)) {
+                if (!sameType(own, type) || !keeps(input, field, false, depth + 1)) {
                     return false;
                 }
             }
@@ -116,9 +121,9 @@ final class ViewColumnModifiers {
     }
 
     /** Whether expression {@code e} over {@code input}'s fields keeps its modifier (see above). */
-    private static boolean keeps(RelNode input, RexNode e, int depth) {
+    private static boolean keeps(RelNode input, RexNode e, boolean casts, int depth) {
         if (e instanceof RexInputRef ref) {
-            return keeps(input, ref.getIndex(), depth);
+            return keeps(input, ref.getIndex(), casts, depth);
         }
         if (!(e instanceof RexCall call)) {
             return false;
@@ -126,23 +131,33 @@ final class ViewColumnModifiers {
         if (call.getKind() == SqlKind.CAST) {
             // only the casts that change nullability, which Calcite's COALESCE adds
             RexNode operand = call.getOperands().get(0);
-            return sameType(operand.getType(), call.getType()) && keeps(input, operand, depth + 1);
+            return sameType(operand.getType(), call.getType()) && keeps(input, operand, casts, depth + 1);
         }
         if (call.getKind() == SqlKind.CASE) {
             // WHEN, THEN pairs, then the ELSE
             List<RexNode> operands = call.getOperands();
             for (int i = 1; i < operands.size(); i += 2) {
-                if (!keptAs(input, operands.get(i), call.getType(), depth)) {
+                if (!keptAs(input, operands.get(i), call.getType(), casts, depth)) {
                     return false;
                 }
             }
-            return keptAs(input, operands.get(operands.size() - 1), call.getType(), depth);
+            return keptAs(input, operands.get(operands.size() - 1), call.getType(), casts, depth);
         }
         return false;
     }
 
-    private static boolean keptAs(RelNode input, RexNode result, RelDataType type, int depth) {
-        return sameType(result.getType(), type) && keeps(input, result, depth + 1);
+    private static boolean keptAs(RelNode input, RexNode result, RelDataType type, boolean casts, int depth) {
+        return sameType(result.getType(), type) && keeps(input, result, casts, depth + 1);
+    }
+
+    /** A cast to DECIMAL(p,s) or CHAR(n) that is no mere change of nullability. */
+    private static boolean isModifierCast(RexNode e) {
+        if (e.getKind() != SqlKind.CAST) {
+            return false;
+        }
+        RelDataType type = e.getType();
+        return (type.getSqlTypeName() == SqlTypeName.DECIMAL || type.getSqlTypeName() == SqlTypeName.CHAR)
+                && !sameType(((RexCall) e).getOperands().get(0).getType(), type);
     }
 
     private static boolean sameType(RelDataType a, RelDataType b) {
