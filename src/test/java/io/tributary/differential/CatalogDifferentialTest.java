@@ -251,6 +251,86 @@ class CatalogDifferentialTest {
     }
 
     /**
+     * A materialized view's column of numeric arithmetic or of an aggregate is plain {@code
+     * numeric}, one of a CASE, COALESCE or UNION ALL of columns of one numeric(p,s) keeps it, and
+     * one of a cast to {@code character(n)} is {@code character(n)}, blank-padded, as PostgreSQL's
+     * are: in psql's {@code \d}, {@code pg_attribute}, pgjdbc's result description and the rows
+     * read back (issue 12).
+     */
+    @Test
+    void materializedViewColumnsHavePostgresModifiers() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
+        onBoth(
+                "CREATE TABLE mvt (id INT PRIMARY KEY, n NUMERIC(12,2), x TEXT, m NUMERIC(12,2), i INT)",
+                "INSERT INTO mvt VALUES (1, 1.5, 'ab', 3, 1), (2, 2.25, 'abcd', NULL, 2), (3, NULL, NULL, 4.5, 3)",
+                "CREATE MATERIALIZED VIEW mmv AS SELECT id, n + 1 AS n1, n, n * 2 AS n2, x::char(3) AS c3,"
+                        + " n::numeric(10,1) AS n10, x::varchar(2) AS v2 FROM mvt",
+                "CREATE MATERIALIZED VIEW mma AS SELECT x::char(3) AS c3, sum(n) AS s, max(n) AS m, count(*) AS k"
+                        + " FROM mvt GROUP BY x::char(3)",
+                "CREATE MATERIALIZED VIEW mmc AS SELECT id, coalesce(n, m) AS cm, CASE WHEN id > 1 THEN n ELSE m END AS cs,"
+                        + " coalesce(n, i) AS ci, CASE WHEN id > 1 THEN n END AS cn, -n AS neg, round(n, 1) AS r,"
+                        + " n::numeric AS nu, x::char(2) AS c2 FROM mvt",
+                "CREATE MATERIALIZED VIEW mmu AS SELECT n FROM mvt UNION ALL SELECT m FROM mvt",
+                "CREATE MATERIALIZED VIEW mmi AS SELECT n FROM mvt UNION ALL SELECT i FROM mvt",
+                "CREATE MATERIALIZED VIEW mmd AS SELECT s.id, s.k, s.c, s.n FROM (SELECT id, n::numeric(5,1) AS k,"
+                        + " x::char(3) AS c, n FROM mvt) s");
+        try {
+            for (String command : List.of(
+                    "\\d mmv",
+                    "\\d mma",
+                    "SELECT c.relname, a.attname, a.atttypmod, format_type(a.atttypid, a.atttypmod)"
+                            + " FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid"
+                            + " WHERE c.relname IN ('mmv', 'mma', 'mmc', 'mmu', 'mmi', 'mmd') AND a.attnum > 0 ORDER BY 1, a.attnum",
+                    "SELECT *, '[' || c3 || ']' AS b, length(c3) AS l, octet_length(c3) AS o FROM mmv ORDER BY id",
+                    "SELECT *, '[' || c3 || ']' AS b FROM mma ORDER BY c3",
+                    "SELECT id FROM mmv WHERE c3 = 'ab' ORDER BY id",
+                    "SELECT k FROM mma WHERE c3 = 'ab'",
+                    "SELECT * FROM mmc ORDER BY id",
+                    "SELECT * FROM mmu ORDER BY n",
+                    "SELECT * FROM mmi ORDER BY n",
+                    "SELECT *, '[' || c || ']' AS b FROM mmd ORDER BY id")) {
+                assertEquals(psql(DifferentialPostgres.port(), command), psql(tributary.port(), command), command);
+            }
+            try (Connection pg = postgresConnection();
+                    Connection trib = tributaryConnection();
+                    Statement ps = pg.createStatement();
+                    Statement ts = trib.createStatement()) {
+                for (String query : List.of(
+                        "SELECT * FROM mmv",
+                        "SELECT * FROM mma",
+                        "SELECT * FROM mmc",
+                        "SELECT * FROM mmu",
+                        "SELECT * FROM mmi",
+                        "SELECT * FROM mmd")) {
+                    assertEquals(described(ps, query), described(ts, query), query);
+                }
+            }
+        } finally {
+            onBoth(
+                    "DROP MATERIALIZED VIEW mmd",
+                    "DROP MATERIALIZED VIEW mmi",
+                    "DROP MATERIALIZED VIEW mmu",
+                    "DROP MATERIALIZED VIEW mmc",
+                    "DROP MATERIALIZED VIEW mma",
+                    "DROP MATERIALIZED VIEW mmv",
+                    "DROP TABLE mvt");
+        }
+    }
+
+    /** Each result column of {@code query} as pgjdbc's ResultSetMetaData describes it. */
+    private static List<String> described(Statement st, String query) throws SQLException {
+        try (ResultSet rs = st.executeQuery(query)) {
+            java.sql.ResultSetMetaData md = rs.getMetaData();
+            List<String> columns = new ArrayList<>();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                columns.add(md.getColumnLabel(i) + " " + md.getColumnTypeName(i) + " " + md.getPrecision(i) + " "
+                        + md.getScale(i) + " " + md.getColumnDisplaySize(i));
+            }
+            return columns;
+        }
+    }
+
+    /**
      * A plain view's column of {@code current_user} and the other session functions PostgreSQL types
      * {@code name} is {@code name} in psql's {@code \d}, {@code information_schema.columns} and
      * {@code pg_attribute}, and such a select item is described as {@code name} (issue 12).

@@ -4,6 +4,7 @@ import io.tributary.catalog.Catalog;
 import io.tributary.catalog.SystemTables;
 import io.tributary.common.SqlState;
 import io.tributary.common.TributaryException;
+import io.tributary.common.types.DataType;
 import io.tributary.common.types.RelativeDateTimeInput;
 import io.tributary.plan.ViewPlan;
 import io.tributary.plan.ViewPlanner;
@@ -58,6 +59,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
         SqlNode node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
         List<String> labels = ColumnLabels.of(node, new StatementPositions(written, query, null, null));
+        List<Boolean> modifierCasts = ModifierCasts.of(node);
         String extracted = extractCalls(query);
         if (!extracted.equals(query)) {
             query = extracted;
@@ -111,6 +113,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
         return new Converted(
                 query,
                 labels,
+                modifierCasts,
                 converter,
                 root,
                 emitOnWindowClose,
@@ -166,6 +169,7 @@ public final class CalciteViewPlanner implements ViewPlanner {
     private record Converted(
             String query,
             List<String> labels,
+            List<Boolean> modifierCasts,
             ViewQueryConverter converter,
             RelRoot root,
             boolean emitOnWindowClose,
@@ -229,7 +233,11 @@ public final class CalciteViewPlanner implements ViewPlanner {
                 new StreamPlanBuilder(converter.cluster().getRexBuilder(), firstScan(rel), emitOnWindowClose, build);
         try {
             StreamPlanBuilder.Translated body = builder.translate(ViewRewrites.normalise(rel));
-            return builder.materialize(body, names, viewId, viewName);
+            List<DataType> planned = body.columnTypes();
+            List<DataType> types = build.pgColumnModifiers()
+                    ? ViewColumnModifiers.of(root, converted.modifierCasts(), labels, planned)
+                    : planned;
+            return builder.materialize(body, names, types, viewId, viewName);
         } catch (TributaryException refused) {
             TributaryException e = TemporalFilterErrors.located(refused, converted.tree(), converted.positions());
             if (subqueries && e.sqlState().equals(SqlState.FEATURE_NOT_SUPPORTED)) {

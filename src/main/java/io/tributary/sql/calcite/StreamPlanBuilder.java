@@ -111,22 +111,34 @@ final class StreamPlanBuilder {
      * node's fields the column of the stream node's rows holding it. The stream node may have
      * further columns: stream-key columns the relational node does not show.
      */
-    record Translated(StreamNode node, int[] columns) {}
+    record Translated(StreamNode node, int[] columns) {
+        /** The types of the relational node's fields, as its rows hold them. */
+        List<DataType> columnTypes() {
+            List<DataType> types = new ArrayList<>(columns.length);
+            for (int c : columns) {
+                types.add(node.fields().get(c).type());
+            }
+            return types;
+        }
+    }
 
     /**
      * Lays the translated query's rows out as the view stores them (its columns, then the stream
      * key's other columns, hidden) and writes them into the view, distributed by that key.
      *
      * @param names the view's column names, one per field of the query
+     * @param types the view's column types, one per field of the query: {@link Translated#columnTypes}
+     *     or types that differ from them only in what the stored values do not show ({@link
+     *     ViewColumnModifiers})
      */
-    ViewPlan materialize(Translated body, List<String> names, int viewId, String viewName) {
+    ViewPlan materialize(Translated body, List<String> names, List<DataType> types, int viewId, String viewName) {
         StreamNode node = body.node();
         if (emitOnWindowClose) {
             checkEmitsOnClose(node);
         }
         List<ScalarExpr> visible = new ArrayList<>();
-        for (int c : body.columns()) {
-            visible.add(new InputRef(c, node.fields().get(c).type()));
+        for (int i = 0; i < body.columns().length; i++) {
+            visible.add(new InputRef(body.columns()[i], types.get(i)));
         }
         ProjectNode layout = StreamProjections.project(node, visible, names);
         StreamNode top = layout;

@@ -37,6 +37,11 @@ import java.util.List;
  *     SimilarDots}, {@link PgConcatText#wrapConcatWsBooleans}), or Calcite's (XX000 for a negative
  *     pad length or an overlay past the end, field 0 answered, {@code .} any character, {@code
  *     TRUE}/{@code FALSE}), as session 43's build and all before it did
+ * @param pgColumnModifiers whether a view's columns have PostgreSQL's type modifiers ({@link
+ *     ViewColumnModifiers}: arithmetic's numeric is {@code numeric}, a cast to {@code character(n)}
+ *     and a {@code character(n)} column read as it is are {@code character(n)}), or Calcite's types
+ *     ({@code n + 1} of a numeric(12,2) numeric(13,2), {@code x::char(3)} text), as session 44's
+ *     build and all before it did
  */
 record ViewPlanningBuild(
         String name,
@@ -46,17 +51,36 @@ record ViewPlanningBuild(
         boolean pgZeroSums,
         boolean pgNumericArrays,
         boolean pgArrayOperands,
-        boolean pgTextEdges) {
+        boolean pgTextEdges,
+        boolean pgColumnModifiers) {
     /** This build: how a view created now is planned, as queries are. */
     static final ViewPlanningBuild CURRENT =
-            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true);
+            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true, true);
 
     /** The earlier builds whose views may still be stored, newest first. */
     static final List<ViewPlanningBuild> EARLIER = List.of(
             new ViewPlanningBuild(
-                    "session 43", TributaryTypeSystem.TIMES_OF_WHOLE_SECONDS, true, true, true, true, false, false),
+                    "session 44", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true, false),
             new ViewPlanningBuild(
-                    "session 42", TributaryTypeSystem.CALCITE_WIDE_PRODUCTS, true, true, true, false, false, false),
+                    "session 43",
+                    TributaryTypeSystem.TIMES_OF_WHOLE_SECONDS,
+                    true,
+                    true,
+                    true,
+                    true,
+                    false,
+                    false,
+                    false),
+            new ViewPlanningBuild(
+                    "session 42",
+                    TributaryTypeSystem.CALCITE_WIDE_PRODUCTS,
+                    true,
+                    true,
+                    true,
+                    false,
+                    false,
+                    false,
+                    false),
             new ViewPlanningBuild(
                     "session 41",
                     TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS,
@@ -65,11 +89,13 @@ record ViewPlanningBuild(
                     false,
                     false,
                     false,
+                    false,
                     false),
             new ViewPlanningBuild(
                     "session 40",
                     TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS,
                     true,
+                    false,
                     false,
                     false,
                     false,
@@ -83,10 +109,12 @@ record ViewPlanningBuild(
                     false,
                     false,
                     false,
+                    false,
                     false),
             new ViewPlanningBuild(
                     "before session 37",
                     TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT,
+                    false,
                     false,
                     false,
                     false,
