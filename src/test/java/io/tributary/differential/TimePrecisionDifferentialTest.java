@@ -79,6 +79,33 @@ class TimePrecisionDifferentialTest {
         assertEquals(List.of(), mismatches(STATEMENTS));
     }
 
+    /**
+     * Casts to {@code timestamptz(p)} (also spelled {@code timestamp(p) with time zone}), {@code
+     * time(p)} and {@code interval(p)} round to p digits as PostgreSQL's do, constants and columns.
+     */
+    @Test
+    void castsToAPrecisionRoundAsPostgres() {
+        assertEquals(
+                List.of(),
+                mismatches(List.of(
+                        "SELECT '2024-01-01 10:00:00.5+00'::timestamptz(0) AS a,"
+                                + " CAST('2024-01-01 10:00:00.5+00' AS timestamp(0) with time zone) AS b,"
+                                + " CAST('2024-01-01 10:00:00.125+02' AS timestamptz(2)) AS c,"
+                                + " '1990-01-01 00:00:00.5+00'::timestamptz(0) AS d",
+                        "SELECT '2024-01-01 10:00:00.5+00'::timestamptz(0)",
+                        "SELECT CAST('2024-01-01 10:00:00.5+00' AS timestamp(0) with time zone)",
+                        "SELECT '10:20:30.5'::time(0) AS a, CAST('10:20:30.125' AS time(2)) AS b,"
+                                + " '23:59:59.5'::time(0) AS c, '10:20:30.44'::time(1) AS d",
+                        "SELECT '10:20:30.5'::time(0)",
+                        "SELECT '1.2345 seconds'::interval(2) AS a, '-1.5 seconds'::interval(0) AS b,"
+                                + " '1 day 2 hours 0.125 seconds'::interval(2) AS c, '1 year 2.5 seconds'::interval(0) AS d",
+                        "SELECT '1.2345 seconds'::interval(2)",
+                        "SELECT id, z0::timestamptz(0) AS a, CAST(z2 AS timestamp(1) with time zone) AS b,"
+                                + " t3::timestamp(1)::timestamptz(0) AS c FROM tp WHERE id < 6 ORDER BY id",
+                        "SELECT z2::timestamptz(1) FROM tp WHERE id = 1",
+                        "SELECT CAST(z2 AS timestamptz(1)) FROM tp WHERE id = 1")));
+    }
+
     /** COPY FROM rounds to the column's precision too, and COPY TO prints the rounded value. */
     @Test
     void copyRoundsToTheColumnsPrecision() throws Exception {

@@ -37,6 +37,11 @@ import java.util.List;
  *     SimilarDots}, {@link PgConcatText#wrapConcatWsBooleans}), or Calcite's (XX000 for a negative
  *     pad length or an overlay past the end, field 0 answered, {@code .} any character, {@code
  *     TRUE}/{@code FALSE}), as session 43's build and all before it did
+ * @param pgTimePrecisions whether a constant cast to {@code time(p)} was rounded to p digits, and
+ *     casts to {@code timestamptz(p)}, {@code timestamp(p) with time zone} and a constant's to {@code
+ *     interval(p)} were read ({@link PgSyntaxText#rewrite(String, io.tributary.common.types.PgTimeZone,
+ *     boolean)}), or the time truncated by Calcite's cast and the others refused, as session 44's
+ *     build and all before it did
  */
 record ViewPlanningBuild(
         String name,
@@ -46,17 +51,36 @@ record ViewPlanningBuild(
         boolean pgZeroSums,
         boolean pgNumericArrays,
         boolean pgArrayOperands,
-        boolean pgTextEdges) {
+        boolean pgTextEdges,
+        boolean pgTimePrecisions) {
     /** This build: how a view created now is planned, as queries are. */
     static final ViewPlanningBuild CURRENT =
-            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true);
+            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true, true);
 
     /** The earlier builds whose views may still be stored, newest first. */
     static final List<ViewPlanningBuild> EARLIER = List.of(
             new ViewPlanningBuild(
-                    "session 43", TributaryTypeSystem.TIMES_OF_WHOLE_SECONDS, true, true, true, true, false, false),
+                    "session 44", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true, false),
             new ViewPlanningBuild(
-                    "session 42", TributaryTypeSystem.CALCITE_WIDE_PRODUCTS, true, true, true, false, false, false),
+                    "session 43",
+                    TributaryTypeSystem.TIMES_OF_WHOLE_SECONDS,
+                    true,
+                    true,
+                    true,
+                    true,
+                    false,
+                    false,
+                    false),
+            new ViewPlanningBuild(
+                    "session 42",
+                    TributaryTypeSystem.CALCITE_WIDE_PRODUCTS,
+                    true,
+                    true,
+                    true,
+                    false,
+                    false,
+                    false,
+                    false),
             new ViewPlanningBuild(
                     "session 41",
                     TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS,
@@ -65,11 +89,13 @@ record ViewPlanningBuild(
                     false,
                     false,
                     false,
+                    false,
                     false),
             new ViewPlanningBuild(
                     "session 40",
                     TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS,
                     true,
+                    false,
                     false,
                     false,
                     false,
@@ -83,10 +109,12 @@ record ViewPlanningBuild(
                     false,
                     false,
                     false,
+                    false,
                     false),
             new ViewPlanningBuild(
                     "before session 37",
                     TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT,
+                    false,
                     false,
                     false,
                     false,
