@@ -106,6 +106,52 @@ class TimePrecisionDifferentialTest {
                         "SELECT CAST(z2 AS timestamptz(1)) FROM tp WHERE id = 1")));
     }
 
+    /**
+     * A precision above 6 gives PostgreSQL's WARNING (22023, one per type name) and behaves as 6:
+     * compared as the statement's warnings, then its outcome. (PostgreSQL's CREATE TABLE sends each
+     * column's warning twice, which Tributary does not.)
+     */
+    @Test
+    void aPrecisionAboveSixWarnsAndIsSix() throws Exception {
+        List<String> statements = List.of(
+                "SELECT '2024-01-01 10:00:00.1234567'::timestamp(7) AS a, '10:20:30.5'::time(7) AS b",
+                "SELECT '2024-01-01 10:00:00.5+00'::timestamptz(7) AS a,"
+                        + " CAST('2024-01-01 10:00:00.5+00' AS timestamp(9) with time zone) AS b",
+                "SELECT '1.2345 seconds'::interval(7) AS a, 'timestamp(9)' AS b /* time(8) */");
+        List<String> out = new ArrayList<>();
+        for (String sql : statements) {
+            String expected = warnings(pg, sql);
+            String actual = warnings(tributary.connection, sql);
+            if (!expected.equals(actual)) {
+                out.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        out.addAll(mismatches(statements));
+        assertEquals(List.of(), out);
+    }
+
+    /** The warnings running {@code sql} gives, as SQLSTATE and message, then its outcome's SQLSTATE if it fails. */
+    private static String warnings(Connection c, String sql) {
+        StringBuilder out = new StringBuilder();
+        try (java.sql.Statement s = c.createStatement()) {
+            s.execute(sql);
+            for (java.sql.SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
+                // the server's severity and message (pgjdbc's text adds the statement position PostgreSQL sends)
+                org.postgresql.util.ServerErrorMessage m =
+                        ((org.postgresql.util.PSQLWarning) w).getServerErrorMessage();
+                out.append(w.getSQLState())
+                        .append(' ')
+                        .append(m.getSeverity())
+                        .append(' ')
+                        .append(m.getMessage())
+                        .append("; ");
+            }
+        } catch (java.sql.SQLException e) {
+            out.append(e.getSQLState());
+        }
+        return out.toString();
+    }
+
     /** COPY FROM rounds to the column's precision too, and COPY TO prints the rounded value. */
     @Test
     void copyRoundsToTheColumnsPrecision() throws Exception {

@@ -115,8 +115,8 @@ final class PgSyntaxText {
      * PostgreSQL's name of timestamptz in a cast, with a precision of 0 to 6 in group 1 or 2 if it
      * has one: {@code timestamptz}, {@code timestamptz(0)}, {@code timestamp(3) with time zone}.
      */
-    private static final String TIMESTAMPTZ_TYPE = "(?:timestamptz(?:\\s*\\(\\s*([0-6])\\s*\\))?"
-            + "|timestamp(?:\\s*\\(\\s*([0-6])\\s*\\))?\\s+with\\s+time\\s+zone)(?![a-z0-9_$])";
+    private static final String TIMESTAMPTZ_TYPE = "(?:timestamptz(?:\\s*\\(\\s*(\\d{1,9})\\s*\\))?"
+            + "|timestamp(?:\\s*\\(\\s*(\\d{1,9})\\s*\\))?\\s+with\\s+time\\s+zone)(?![a-z0-9_$])";
     /** A cast to timestamptz after a constant: {@code '...'::timestamptz}, {@code '...'::timestamptz(0)}. */
     private static final Pattern TIMESTAMPTZ_CAST =
             Pattern.compile("(?i)^\\s*::\\s*" + TIMESTAMPTZ_TYPE + "(?!\\s*[\\[(])");
@@ -134,7 +134,7 @@ final class PgSyntaxText {
     private static final Pattern INTERVAL_CAST = Pattern.compile("(?i)^\\s*::\\s*interval\\b(?!\\s*[\\[(])");
     /** A cast to {@code interval(p)} after the constant: {@code '1.2345 seconds'::interval(2)}, p in group 1. */
     private static final Pattern INTERVAL_PRECISION_CAST =
-            Pattern.compile("(?i)^\\s*::\\s*interval\\s*\\(\\s*([0-6])\\s*\\)(?!\\s*[\\[(])");
+            Pattern.compile("(?i)^\\s*::\\s*interval\\s*\\(\\s*(\\d{1,9})\\s*\\)(?!\\s*[\\[(])");
     /** A parenthesized constant's cast: the {@code )::interval} of {@code ('1 hour')::interval}. */
     private static final Pattern PARENTHESIZED_CAST =
             Pattern.compile("(?i)^\\s*\\)\\s*::\\s*interval\\b(?!\\s*[\\[(])");
@@ -164,8 +164,8 @@ final class PgSyntaxText {
      * {@code TIMESTAMP(p) WITH LOCAL TIME ZONE}, which casts round to p ({@link MillisecondCalls}).
      */
     private static final Pattern PRECISE_ZONED_TYPE =
-            Pattern.compile("(?i)(?<![a-z0-9_$.])(?:TIMESTAMPTZ\\s*\\(\\s*([0-6])\\s*\\)"
-                    + "|TIMESTAMP\\s*\\(\\s*([0-6])\\s*\\)\\s+WITH\\s+TIME\\s+ZONE(?![a-z0-9_$]))");
+            Pattern.compile("(?i)(?<![a-z0-9_$.])(?:TIMESTAMPTZ\\s*\\(\\s*(\\d{1,9})\\s*\\)"
+                    + "|TIMESTAMP\\s*\\(\\s*(\\d{1,9})\\s*\\)\\s+WITH\\s+TIME\\s+ZONE(?![a-z0-9_$]))");
     /** A cast of anything but a constant to interval: {@code (expr)::interval}, {@code col::interval}. */
     private static final Pattern EXPRESSION_CAST = Pattern.compile("(?i)::\\s*interval\\b(?!\\s*[\\[(])");
 
@@ -239,7 +239,7 @@ final class PgSyntaxText {
                 String text = sql.substring(i + 1, end - 1);
                 String literal = typed || cast || parenthesized || rounded
                         ? intervalLiteral(
-                                rounded ? roundedInterval(text, Integer.parseInt(precise.group(1))) : text,
+                                rounded ? roundedInterval(text, digits(precise.group(1))) : text,
                                 code,
                                 sql.substring(end + castEnd))
                         : null;
@@ -285,7 +285,7 @@ final class PgSyntaxText {
                         : timestamptzLiteral(
                                 sql.substring(i + 1, end - 1),
                                 zone,
-                                precision == null ? FractionalSeconds.MAX_PRECISION : Integer.parseInt(precision));
+                                precision == null ? FractionalSeconds.MAX_PRECISION : digits(precision));
                 if (literal != null) {
                     out.append(code(before.substring(0, codeEnd), timePrecisions))
                             .append(literal);
@@ -409,7 +409,8 @@ final class PgSyntaxText {
                     .matcher(text)
                     .replaceAll(m -> beforeConstant && typed.substring(m.end()).isBlank()
                             ? Matcher.quoteReplacement(m.group()) // TIMESTAMPTZ(0) '...' is a constant's keyword
-                            : "TIMESTAMP(" + (m.group(1) != null ? m.group(1) : m.group(2)) + ") WITH LOCAL TIME ZONE");
+                            : "TIMESTAMP(" + digits(m.group(1) != null ? m.group(1) : m.group(2))
+                                    + ") WITH LOCAL TIME ZONE");
         }
         if (lower.contains("array") && text.indexOf('[') >= 0) {
             // before the pg_catalog array casts below are dropped: ARRAY[]::pg_catalog.int4[] keeps its type
@@ -498,6 +499,14 @@ final class PgSyntaxText {
         }
         // no Calcite interval holds both: PostgreSQL's own (PgIntervals), made from the text at run time
         return "pg_interval('" + text + "')";
+    }
+
+    /**
+     * The fraction digits a time type keeps of the precision {@code written}: PostgreSQL reduces one
+     * above 6 to 6 (with the WARNING {@link io.tributary.sql.TimePrecisionWarnings} sends).
+     */
+    private static int digits(String written) {
+        return Math.min(Integer.parseInt(written), FractionalSeconds.MAX_PRECISION);
     }
 
     /**
