@@ -107,6 +107,28 @@ class TimePrecisionDifferentialTest {
     }
 
     /**
+     * An interval constant with a field qualifier, {@code INTERVAL '...' HOUR TO MINUTE} or {@code
+     * '...'::interval day}, drops the fields below the qualifier's last (whole years for {@code
+     * year}) and rounds {@code second(p)}, as PostgreSQL's typmod does.
+     */
+    @Test
+    void intervalFieldQualifiersDropTheFieldsBelowAsPostgres() {
+        assertEquals(
+                List.of(),
+                mismatches(List.of(
+                        "SELECT INTERVAL '1 day 2 hours 3 minutes 4.5 seconds' HOUR TO MINUTE AS a,"
+                                + " '1 year 2 months 3 days'::interval year AS b,"
+                                + " '1 year 2 months 3 days 4 hours'::interval month AS c,"
+                                + " '1 day 2 hours 3 minutes 4.5678 seconds'::interval day to second(1) AS d",
+                        "SELECT '1 day 2 hours 3 minutes 4.5678 seconds'::interval second(2) AS a,"
+                                + " '-1 day -2 hours -3 minutes'::interval hour AS b, INTERVAL '3 days 4 hours' DAY AS c,"
+                                + " '1 day 2 hours 3 minutes 4.5678 seconds'::interval minute to second AS d",
+                        "SELECT INTERVAL '1 day 2 hours 3 minutes 4.5 seconds' HOUR TO MINUTE",
+                        "SELECT '2 hours 30 minutes ago'::interval hour AS a, '1.5 years'::interval year to month AS b,"
+                                + " INTERVAL '3' HOUR AS c, INTERVAL '3:04' HOUR TO MINUTE AS d")));
+    }
+
+    /**
      * A precision above 6 gives PostgreSQL's WARNING (22023, one per type name) and behaves as 6:
      * compared as the statement's warnings, then its outcome. (PostgreSQL's CREATE TABLE sends each
      * column's warning twice, which Tributary does not.)

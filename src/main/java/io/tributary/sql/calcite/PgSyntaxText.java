@@ -39,7 +39,10 @@ import java.util.regex.Pattern;
  * of several arrays derived tables ({@link FromCallRowsText}), and a window function call followed by
  * {@code ::} is parenthesized ({@link WindowCastText}), as is a BETWEEN's lower bound holding a
  * {@code ::} ({@link BetweenBoundText}); those changes
- * alter the length. A cast of
+ * alter the length. Casts to {@code timestamptz(p)}, {@code timestamp(p) with time zone}, a
+ * constant's to {@code interval(p)} and an interval constant's field qualifier are read as
+ * PostgreSQL's type modifiers ({@link IntervalTypmods}; see {@link #rewrite(String, PgTimeZone,
+ * boolean)}). A cast of
  * anything but a constant to interval is 0A000. Stateless.
  */
 final class PgSyntaxText {
@@ -226,8 +229,9 @@ final class PgSyntaxText {
             if (c == '\'') {
                 Matcher keyword = INTERVAL_KEYWORD.matcher(before);
                 Matcher castMatch = INTERVAL_CAST.matcher(sql.substring(end));
+                boolean keywordFound = keyword.find();
                 boolean typed =
-                        keyword.find() && !QUALIFIER.matcher(sql.substring(end)).find();
+                        keywordFound && !QUALIFIER.matcher(sql.substring(end)).find();
                 boolean cast = !typed && castMatch.find();
                 Matcher parenCast = PARENTHESIZED_CAST.matcher(sql.substring(end));
                 boolean parenthesized =
@@ -235,11 +239,22 @@ final class PgSyntaxText {
                 Matcher precise = INTERVAL_PRECISION_CAST.matcher(sql.substring(end));
                 boolean rounded = timePrecisions && !typed && !cast && !parenthesized && precise.find();
                 int castEnd = cast ? castMatch.end() : rounded ? precise.end() : 0;
-                String code = typed ? before.substring(0, keyword.start()) : before;
                 String text = sql.substring(i + 1, end - 1);
-                String literal = typed || cast || parenthesized || rounded
+                // a field qualifier, INTERVAL '1 day 2 hours' HOUR TO MINUTE or '...'::interval day
+                Matcher fields = IntervalTypmods.FIELDS.matcher(sql.substring(end + castEnd));
+                boolean qualified = timePrecisions
+                        && (keywordFound && !typed || cast)
+                        && IntervalTypmods.unitsOnly(text.replace("''", "'"))
+                        && fields.find();
+                if (qualified) {
+                    castEnd += fields.end();
+                }
+                String code = typed || qualified && !cast ? before.substring(0, keyword.start()) : before;
+                String literal = typed || cast || parenthesized || rounded || qualified
                         ? intervalLiteral(
-                                rounded ? roundedInterval(text, digits(precise.group(1))) : text,
+                                qualified
+                                        ? IntervalTypmods.restricted(text, fields)
+                                        : rounded ? IntervalTypmods.rounded(text, digits(precise.group(1))) : text,
                                 code,
                                 sql.substring(end + castEnd))
                         : null;
@@ -507,17 +522,6 @@ final class PgSyntaxText {
      */
     private static int digits(String written) {
         return Math.min(Integer.parseInt(written), FractionalSeconds.MAX_PRECISION);
-    }
-
-    /**
-     * The interval text {@code text} (quotes still doubled) rounded to {@code precision} digits of
-     * a second, as PostgreSQL's cast to {@code interval(p)} rounds it ({@link
-     * FractionalSeconds#roundIntervalTime}), in PostgreSQL's output form.
-     */
-    private static String roundedInterval(String text, int precision) {
-        Interval iv = (Interval) PgTextFormat.parse(DataType.INTERVAL, text.replace("''", "'"));
-        return PgTextFormat.formatInterval(
-                new Interval(iv.months(), iv.days(), FractionalSeconds.roundIntervalTime(iv.micros(), precision)));
     }
 
     /**

@@ -39,8 +39,10 @@ import java.util.List;
  *     TRUE}/{@code FALSE}), as session 43's build and all before it did
  * @param pgTimePrecisions whether a constant cast to {@code time(p)} was rounded to p digits, and
  *     casts to {@code timestamptz(p)}, {@code timestamp(p) with time zone} and a constant's to {@code
- *     interval(p)} were read ({@link PgSyntaxText#rewrite(String, io.tributary.common.types.PgTimeZone,
- *     boolean)}), or the time truncated by Calcite's cast and the others refused, as session 44's
+ *     interval(p)} or with a field qualifier ({@code '1 year 2 months'::interval year}, {@link
+ *     IntervalTypmods}) were read ({@link PgSyntaxText#rewrite(String, io.tributary.common.types.PgTimeZone,
+ *     boolean)}), or the time truncated by Calcite's cast, a qualifier after {@code ::interval} read as
+ *     an alias and the others refused, as session 44's
  *     build and all before it did
  */
 record ViewPlanningBuild(
