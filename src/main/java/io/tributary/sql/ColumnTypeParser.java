@@ -175,7 +175,7 @@ final class ColumnTypeParser {
 
     /**
      * A time type's {@code (p)}, -1 when absent. PostgreSQL reduces a precision above 6 to 6 (with a
-     * WARNING, which is not sent here); a negative one is a syntax error of its grammar, as here.
+     * WARNING, which {@link TimePrecisionWarnings} sends); a negative one is a syntax error of its grammar, as here.
      */
     private static int fractionDigits(TokenCursor in) {
         if (!in.acceptSymbol("(")) {

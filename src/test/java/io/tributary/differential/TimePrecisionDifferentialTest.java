@@ -79,6 +79,101 @@ class TimePrecisionDifferentialTest {
         assertEquals(List.of(), mismatches(STATEMENTS));
     }
 
+    /**
+     * Casts to {@code timestamptz(p)} (also spelled {@code timestamp(p) with time zone}), {@code
+     * time(p)} and {@code interval(p)} round to p digits as PostgreSQL's do, constants and columns.
+     */
+    @Test
+    void castsToAPrecisionRoundAsPostgres() {
+        assertEquals(
+                List.of(),
+                mismatches(List.of(
+                        "SELECT '2024-01-01 10:00:00.5+00'::timestamptz(0) AS a,"
+                                + " CAST('2024-01-01 10:00:00.5+00' AS timestamp(0) with time zone) AS b,"
+                                + " CAST('2024-01-01 10:00:00.125+02' AS timestamptz(2)) AS c,"
+                                + " '1990-01-01 00:00:00.5+00'::timestamptz(0) AS d",
+                        "SELECT '2024-01-01 10:00:00.5+00'::timestamptz(0)",
+                        "SELECT CAST('2024-01-01 10:00:00.5+00' AS timestamp(0) with time zone)",
+                        "SELECT '10:20:30.5'::time(0) AS a, CAST('10:20:30.125' AS time(2)) AS b,"
+                                + " '23:59:59.5'::time(0) AS c, '10:20:30.44'::time(1) AS d",
+                        "SELECT '10:20:30.5'::time(0)",
+                        "SELECT '1.2345 seconds'::interval(2) AS a, '-1.5 seconds'::interval(0) AS b,"
+                                + " '1 day 2 hours 0.125 seconds'::interval(2) AS c, '1 year 2.5 seconds'::interval(0) AS d",
+                        "SELECT '1.2345 seconds'::interval(2)",
+                        "SELECT id, z0::timestamptz(0) AS a, CAST(z2 AS timestamp(1) with time zone) AS b,"
+                                + " t3::timestamp(1)::timestamptz(0) AS c FROM tp WHERE id < 6 ORDER BY id",
+                        "SELECT z2::timestamptz(1) FROM tp WHERE id = 1",
+                        "SELECT CAST(z2 AS timestamptz(1)) FROM tp WHERE id = 1")));
+    }
+
+    /**
+     * An interval constant with a field qualifier, {@code INTERVAL '...' HOUR TO MINUTE} or {@code
+     * '...'::interval day}, drops the fields below the qualifier's last (whole years for {@code
+     * year}) and rounds {@code second(p)}, as PostgreSQL's typmod does.
+     */
+    @Test
+    void intervalFieldQualifiersDropTheFieldsBelowAsPostgres() {
+        assertEquals(
+                List.of(),
+                mismatches(List.of(
+                        "SELECT INTERVAL '1 day 2 hours 3 minutes 4.5 seconds' HOUR TO MINUTE AS a,"
+                                + " '1 year 2 months 3 days'::interval year AS b,"
+                                + " '1 year 2 months 3 days 4 hours'::interval month AS c,"
+                                + " '1 day 2 hours 3 minutes 4.5678 seconds'::interval day to second(1) AS d",
+                        "SELECT '1 day 2 hours 3 minutes 4.5678 seconds'::interval second(2) AS a,"
+                                + " '-1 day -2 hours -3 minutes'::interval hour AS b, INTERVAL '3 days 4 hours' DAY AS c,"
+                                + " '1 day 2 hours 3 minutes 4.5678 seconds'::interval minute to second AS d",
+                        "SELECT INTERVAL '1 day 2 hours 3 minutes 4.5 seconds' HOUR TO MINUTE",
+                        "SELECT '2 hours 30 minutes ago'::interval hour AS a, '1.5 years'::interval year to month AS b,"
+                                + " INTERVAL '3' HOUR AS c, INTERVAL '3:04' HOUR TO MINUTE AS d")));
+    }
+
+    /**
+     * A precision above 6 gives PostgreSQL's WARNING (22023, one per type name) and behaves as 6:
+     * compared as the statement's warnings, then its outcome. (PostgreSQL's CREATE TABLE sends each
+     * column's warning twice, which Tributary does not.)
+     */
+    @Test
+    void aPrecisionAboveSixWarnsAndIsSix() throws Exception {
+        List<String> statements = List.of(
+                "SELECT '2024-01-01 10:00:00.1234567'::timestamp(7) AS a, '10:20:30.5'::time(7) AS b",
+                "SELECT '2024-01-01 10:00:00.5+00'::timestamptz(7) AS a,"
+                        + " CAST('2024-01-01 10:00:00.5+00' AS timestamp(9) with time zone) AS b",
+                "SELECT '1.2345 seconds'::interval(7) AS a, 'timestamp(9)' AS b /* time(8) */");
+        List<String> out = new ArrayList<>();
+        for (String sql : statements) {
+            String expected = warnings(pg, sql);
+            String actual = warnings(tributary.connection, sql);
+            if (!expected.equals(actual)) {
+                out.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+            }
+        }
+        out.addAll(mismatches(statements));
+        assertEquals(List.of(), out);
+    }
+
+    /** The warnings running {@code sql} gives, as SQLSTATE and message, then its outcome's SQLSTATE if it fails. */
+    private static String warnings(Connection c, String sql) {
+        StringBuilder out = new StringBuilder();
+        try (java.sql.Statement s = c.createStatement()) {
+            s.execute(sql);
+            for (java.sql.SQLWarning w = s.getWarnings(); w != null; w = w.getNextWarning()) {
+                // the server's severity and message (pgjdbc's text adds the statement position PostgreSQL sends)
+                org.postgresql.util.ServerErrorMessage m =
+                        ((org.postgresql.util.PSQLWarning) w).getServerErrorMessage();
+                out.append(w.getSQLState())
+                        .append(' ')
+                        .append(m.getSeverity())
+                        .append(' ')
+                        .append(m.getMessage())
+                        .append("; ");
+            }
+        } catch (java.sql.SQLException e) {
+            out.append(e.getSQLState());
+        }
+        return out.toString();
+    }
+
     /** COPY FROM rounds to the column's precision too, and COPY TO prints the rounded value. */
     @Test
     void copyRoundsToTheColumnsPrecision() throws Exception {

@@ -44,4 +44,18 @@ public final class FractionalSeconds {
         long scale = SCALES[precision];
         return (micros + scale / 2) / scale * scale;
     }
+
+    /**
+     * An interval's time part in microseconds rounded to {@code precision} digits as PostgreSQL's
+     * {@code AdjustIntervalForTypmod} rounds {@code interval(p)}: halves away from zero; a
+     * precision outside 0..5 leaves it as it is.
+     */
+    public static long roundIntervalTime(long micros, int precision) {
+        if (precision < 0 || precision >= MAX_PRECISION) {
+            return micros;
+        }
+        long scale = SCALES[precision];
+        long half = scale / 2;
+        return micros >= 0 ? (micros + half) / scale * scale : -((-micros + half) / scale * scale);
+    }
 }

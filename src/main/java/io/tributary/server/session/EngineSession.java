@@ -120,6 +120,10 @@ public final class EngineSession implements Session {
             // every later reader of the text (utility parsers, text rewrites, Calcite) knows only quoted
             // constants, and Calcite no backslash-escaped quote in them
             String plain = io.tributary.sql.EscapedQuotes.plain(io.tributary.sql.DollarQuotes.plain(sql));
+            for (String warning : io.tributary.sql.TimePrecisionWarnings.of(plain)) {
+                // PostgreSQL warns as it reads the type name, before the statement runs or fails
+                notices.accept(new Session.Notice("WARNING", SqlState.INVALID_PARAMETER_VALUE, warning));
+            }
             return whileBusy(() -> plans.plan(plain, declared), false);
         } catch (TributaryException e) {
             // constant input errors raised outside Calcite's error translation (date/time, boolean input)

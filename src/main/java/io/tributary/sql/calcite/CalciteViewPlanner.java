@@ -55,7 +55,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
         boolean emitOnWindowClose = emit.matches();
         // PostgreSQL's interval constants ('1 hour', '2 days'::interval) in Calcite's spelling, as for queries
         String written = emitOnWindowClose ? emit.group(1) : statementQuery;
-        String query = PgSyntaxText.rewrite(written);
+        String query =
+                PgSyntaxText.rewrite(written, io.tributary.common.types.PgTimeZone.UTC, build.pgTimePrecisions());
         // the tree as PostgreSQL parses it; labels come from it as written, before the rewrites below
         SqlNode node = parse(query, statementQuery).accept(new PgOperatorPrecedence(query));
         List<String> labels = ColumnLabels.of(node, new StatementPositions(written, query, null, null));

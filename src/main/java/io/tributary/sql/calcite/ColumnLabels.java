@@ -26,7 +26,14 @@ import org.apache.calcite.sql.SqlSelect;
  */
 final class ColumnLabels {
     /** Labels of the names only Calcite spells so ({@code x::char(3)}, {@code x::varbinary}). */
-    private static final Map<String, String> CALCITE_ONLY_LABELS = Map.of("char", "bpchar", "varbinary", "bytea");
+    private static final Map<String, String> CALCITE_ONLY_LABELS = Map.of(
+            "char",
+            "bpchar",
+            "varbinary",
+            "bytea",
+            // timestamptz(p), which PgSyntaxText writes as Calcite's TIMESTAMP(p) WITH LOCAL TIME ZONE
+            "timestamp_with_local_time_zone",
+            "timestamptz");
 
     /**
      * Labels of the functions Tributary's rewrites write for PostgreSQL's syntax: an interval

@@ -1,5 +1,6 @@
 package io.tributary.sql.calcite;
 
+import io.tributary.common.types.FractionalSeconds;
 import io.tributary.common.types.InfiniteDateTimes;
 import io.tributary.common.types.PgDateTimeInput;
 import io.tributary.common.types.PgTextFormat;
@@ -18,8 +19,8 @@ import java.util.regex.Pattern;
  * Calcite's typed literal of its canonical text, which keeps its fraction of a second (Calcite's
  * cast of a string to {@code TIME}/{@code TIMESTAMP} truncates to whole seconds); a constant
  * followed by {@code ::text} or {@code ::varchar} becomes that text itself, since Calcite folds
- * the cast of a literal with its own format; one cast to {@code timestamp(p)} is rounded to p
- * digits as PostgreSQL rounds it. Values Calcite's literals cannot hold (years past
+ * the cast of a literal with its own format; one cast to {@code timestamp(p)} or {@code time(p)}
+ * is rounded to p digits as PostgreSQL rounds it. Values Calcite's literals cannot hold (years past
  * 9999, BC) are left to Calcite; {@code 24:00:00} becomes a call of {@link TimeEndOfDay}, {@code
  * infinity} and {@code -infinity} one of {@link InfinityConstants}. Stateless.
  */
@@ -55,9 +56,12 @@ final class DateTimeConstants {
      * The rewrite of the constant {@code quoted} if it is typed or cast as a date, time or timestamp;
      * null if it is not, or if Calcite's literal cannot hold its value.
      *
+     * @param timePrecisions whether a {@code time(p)} constant is rounded to p digits here, or left
+     *     to Calcite's cast, which truncates, as builds before session 45 did
+     *
      * @throws io.tributary.common.TributaryException 22007 or 22008 as PostgreSQL rejects the text
      */
-    static Rewrite rewrite(String before, String quoted, String after) {
+    static Rewrite rewrite(String before, String quoted, String after, boolean timePrecisions) {
         if (PREFIXED.matcher(before).find() && !KEYWORD.matcher(before).find()) {
             return null;
         }
@@ -87,7 +91,7 @@ final class DateTimeConstants {
         }
         String text = quoted.substring(1, quoted.length() - 1).replace("''", "'");
         String kind = type.toUpperCase(Locale.ROOT);
-        if (precision != null && !kind.equals("TIMESTAMP")) {
+        if (precision != null && !(kind.equals("TIMESTAMP") || kind.equals("TIME") && timePrecisions)) {
             return null;
         }
         int infinite = kind.equals("TIME") ? 0 : InfiniteDateTimes.sign(text);
@@ -98,11 +102,12 @@ final class DateTimeConstants {
             }
             return new Rewrite(codeEnd, InfinityConstants.name(kind, infinite > 0) + "()", skip);
         }
-        // timestamp(p): rounded as PostgreSQL rounds it (Calcite's cast of a literal truncates)
+        // timestamp(p), time(p): rounded as PostgreSQL rounds them (Calcite's cast of a literal truncates)
         int digits = precision == null ? 6 : Integer.parseInt(precision);
         String canonical = switch (kind) {
             case "DATE" -> PgTextFormat.formatDate(PgDateTimeInput.parseDate(text));
-            case "TIME" -> PgTextFormat.formatTime(PgDateTimeInput.parseTime(text));
+            case "TIME" ->
+                PgTextFormat.formatTime(FractionalSeconds.roundTime(PgDateTimeInput.parseTime(text), digits));
             default ->
                 PgTextFormat.formatTimestamp(TimestampUnitCalls.roundToPrecision(
                         PgDateTimeInput.parseTimestamp(text, false, PgTimeZone.UTC), digits));

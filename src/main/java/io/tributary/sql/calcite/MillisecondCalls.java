@@ -153,18 +153,28 @@ final class MillisecondCalls extends RexShuttle {
      */
     private RexNode cast(RexCall call, RexNode operand) {
         RelDataType to = call.getType();
+        int precision = to.getPrecision();
+        boolean rounds =
+                precision < MICROS_DIGITS && precision < operand.getType().getPrecision();
         if (to.getSqlTypeName() != operand.getType().getSqlTypeName()) {
             RexNode millis = rexBuilder.makeCall(operand.getType(), TimestampUnitCalls.TO_MILLIS, List.of(operand));
-            return keepMicros(call.clone(to, List.of(millis)), operand);
+            RexNode moved = keepMicros(call.clone(to, List.of(millis)), operand);
+            // only to timestamptz(p), which no build before session 45 could write: a view's cast to
+            // timestamp(p) from a timestamptz keeps its plan (it does not round yet)
+            return rounds && to.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                    ? round(to, moved, precision)
+                    : moved;
         }
-        int precision = to.getPrecision();
-        if (precision < MICROS_DIGITS && precision < operand.getType().getPrecision()) {
-            return rexBuilder.makeCall(
-                    to,
-                    TimestampUnitCalls.ROUND,
-                    List.of(operand, rexBuilder.makeExactLiteral(BigDecimal.valueOf(precision))));
-        }
-        return rexBuilder.makeCall(to, TimestampUnitCalls.AS_MICROS, List.of(operand));
+        return rounds
+                ? round(to, operand, precision)
+                : rexBuilder.makeCall(to, TimestampUnitCalls.AS_MICROS, List.of(operand));
+    }
+
+    private RexNode round(RelDataType to, RexNode micros, int precision) {
+        return rexBuilder.makeCall(
+                to,
+                TimestampUnitCalls.ROUND,
+                List.of(micros, rexBuilder.makeExactLiteral(BigDecimal.valueOf(precision))));
     }
 
     /** Whether a cast from {@code from} to {@code to} is between a date and a timestamp without time zone. */

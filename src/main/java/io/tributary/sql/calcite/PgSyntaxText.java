@@ -1,6 +1,7 @@
 package io.tributary.sql.calcite;
 
 import io.tributary.common.types.DataType;
+import io.tributary.common.types.FractionalSeconds;
 import io.tributary.common.types.InfiniteDateTimes;
 import io.tributary.common.types.Interval;
 import io.tributary.common.types.PgArrayLiteral;
@@ -38,7 +39,10 @@ import java.util.regex.Pattern;
  * of several arrays derived tables ({@link FromCallRowsText}), and a window function call followed by
  * {@code ::} is parenthesized ({@link WindowCastText}), as is a BETWEEN's lower bound holding a
  * {@code ::} ({@link BetweenBoundText}); those changes
- * alter the length. A cast of
+ * alter the length. Casts to {@code timestamptz(p)}, {@code timestamp(p) with time zone}, a
+ * constant's to {@code interval(p)} and an interval constant's field qualifier are read as
+ * PostgreSQL's type modifiers ({@link IntervalTypmods}; see {@link #rewrite(String, PgTimeZone,
+ * boolean)}). A cast of
  * anything but a constant to interval is 0A000. Stateless.
  */
 final class PgSyntaxText {
@@ -110,22 +114,30 @@ final class PgSyntaxText {
     /** The keyword before a timestamptz constant: {@code TIMESTAMPTZ '...'}, {@code TIMESTAMP WITH TIME ZONE '...'}. */
     private static final Pattern TIMESTAMPTZ_KEYWORD =
             Pattern.compile("(?i)(?<![a-z0-9_$.])(?:TIMESTAMPTZ|TIMESTAMP\\s+WITH\\s+TIME\\s+ZONE)\\s*$");
-    /** A cast to timestamptz after a constant: {@code '...'::timestamptz}. */
+    /**
+     * PostgreSQL's name of timestamptz in a cast, with a precision of 0 to 6 in group 1 or 2 if it
+     * has one: {@code timestamptz}, {@code timestamptz(0)}, {@code timestamp(3) with time zone}.
+     */
+    private static final String TIMESTAMPTZ_TYPE = "(?:timestamptz(?:\\s*\\(\\s*(\\d{1,9})\\s*\\))?"
+            + "|timestamp(?:\\s*\\(\\s*(\\d{1,9})\\s*\\))?\\s+with\\s+time\\s+zone)(?![a-z0-9_$])";
+    /** A cast to timestamptz after a constant: {@code '...'::timestamptz}, {@code '...'::timestamptz(0)}. */
     private static final Pattern TIMESTAMPTZ_CAST =
-            Pattern.compile("(?i)^\\s*::\\s*(?:timestamptz|timestamp\\s+with\\s+time\\s+zone)\\b(?!\\s*[\\[(])");
+            Pattern.compile("(?i)^\\s*::\\s*" + TIMESTAMPTZ_TYPE + "(?!\\s*[\\[(])");
     /** {@code CAST(} before a constant. */
     private static final Pattern CAST_OPEN = Pattern.compile("(?i)(?<![a-z0-9_$.])CAST\\s*\\(\\s*$");
     /** A type name before a constant: {@code TIMESTAMP '...'::timestamptz} casts a timestamp, not text. */
     private static final Pattern TYPED_CONSTANT =
             Pattern.compile("(?i)(?<![a-z0-9_$.])(?:TIMESTAMP|DATE|TIME|TIMESTAMPTZ)\\s*$");
     /** The rest of {@code CAST('...' AS timestamptz)} after the constant. */
-    private static final Pattern AS_TIMESTAMPTZ =
-            Pattern.compile("(?i)^\\s*AS\\s+(?:timestamptz|timestamp\\s+with\\s+time\\s+zone)\\s*\\)");
+    private static final Pattern AS_TIMESTAMPTZ = Pattern.compile("(?i)^\\s*AS\\s+" + TIMESTAMPTZ_TYPE + "\\s*\\)");
     /** A unit after the constant makes it Calcite's own qualified literal, which is left alone. */
     private static final Pattern QUALIFIER =
             Pattern.compile("(?i)^\\s*(YEAR|MONTH|DAY|HOUR|MINUTE|SECOND|WEEK|QUARTER)\\b");
     /** A cast after the constant: {@code '...'::interval} (not an array type). */
     private static final Pattern INTERVAL_CAST = Pattern.compile("(?i)^\\s*::\\s*interval\\b(?!\\s*[\\[(])");
+    /** A cast to {@code interval(p)} after the constant: {@code '1.2345 seconds'::interval(2)}, p in group 1. */
+    private static final Pattern INTERVAL_PRECISION_CAST =
+            Pattern.compile("(?i)^\\s*::\\s*interval\\s*\\(\\s*(\\d{1,9})\\s*\\)(?!\\s*[\\[(])");
     /** A parenthesized constant's cast: the {@code )::interval} of {@code ('1 hour')::interval}. */
     private static final Pattern PARENTHESIZED_CAST =
             Pattern.compile("(?i)^\\s*\\)\\s*::\\s*interval\\b(?!\\s*[\\[(])");
@@ -148,6 +160,15 @@ final class PgSyntaxText {
      */
     private static final Pattern ZONED_TYPE =
             Pattern.compile("(?i)(?<![a-z0-9_$.])TIMESTAMP\\s+WITH\\s+TIME\\s+ZONE\\b(?!\\s*$)");
+    /**
+     * The type name {@code timestamptz(p)} or {@code TIMESTAMP(p) WITH TIME ZONE} of a cast (not a
+     * constant's keyword), p in group 1 or 2: Calcite's grammar has no precision for the name
+     * {@code timestamptz}, and Babel reads the other as its zoned type, so both become Calcite's
+     * {@code TIMESTAMP(p) WITH LOCAL TIME ZONE}, which casts round to p ({@link MillisecondCalls}).
+     */
+    private static final Pattern PRECISE_ZONED_TYPE =
+            Pattern.compile("(?i)(?<![a-z0-9_$.])(?:TIMESTAMPTZ\\s*\\(\\s*(\\d{1,9})\\s*\\)"
+                    + "|TIMESTAMP\\s*\\(\\s*(\\d{1,9})\\s*\\)\\s+WITH\\s+TIME\\s+ZONE(?![a-z0-9_$]))");
     /** A cast of anything but a constant to interval: {@code (expr)::interval}, {@code col::interval}. */
     private static final Pattern EXPRESSION_CAST = Pattern.compile("(?i)::\\s*interval\\b(?!\\s*[\\[(])");
 
@@ -159,6 +180,17 @@ final class PgSyntaxText {
 
     /** As {@link #rewrite(String)}, reading timestamptz constants without an offset in {@code zone}. */
     static String rewrite(String sql, PgTimeZone zone) {
+        return rewrite(sql, zone, true);
+    }
+
+    /**
+     * As {@link #rewrite(String, PgTimeZone)}; {@code timePrecisions} false leaves the casts to
+     * {@code time(p)}, {@code timestamptz(p)}, {@code timestamp(p) with time zone} and {@code
+     * interval(p)} as builds before session 45 did (a constant's {@code time(p)} truncated by
+     * Calcite, the others syntax errors), for materialized views those builds planned ({@link
+     * ViewPlanningBuild#pgTimePrecisions}).
+     */
+    static String rewrite(String sql, PgTimeZone zone, boolean timePrecisions) {
         ComparisonChains.check(sql);
         EmptyArrayConstructors.check(sql);
         sql = AtTimeZoneText.rewrite(ReservedWordNames.quote(PgOperatorText.rewrite(TrimSubstringText.rewrite(
@@ -189,7 +221,7 @@ final class PgSyntaxText {
             Matcher collate = c == '"' ? COLLATE_KEYWORD.matcher(before) : null;
             if (collate != null && C_COLLATIONS.contains(sql.substring(i, end)) && collate.find()) {
                 // the database's own collation changes nothing; Calcite's grammar has no COLLATE of an expression
-                out.append(code(before.substring(0, collate.start())));
+                out.append(code(before.substring(0, collate.start()), timePrecisions));
                 i = end;
                 codeStart = end;
                 continue;
@@ -197,20 +229,38 @@ final class PgSyntaxText {
             if (c == '\'') {
                 Matcher keyword = INTERVAL_KEYWORD.matcher(before);
                 Matcher castMatch = INTERVAL_CAST.matcher(sql.substring(end));
+                boolean keywordFound = keyword.find();
                 boolean typed =
-                        keyword.find() && !QUALIFIER.matcher(sql.substring(end)).find();
+                        keywordFound && !QUALIFIER.matcher(sql.substring(end)).find();
                 boolean cast = !typed && castMatch.find();
                 Matcher parenCast = PARENTHESIZED_CAST.matcher(sql.substring(end));
                 boolean parenthesized =
                         !typed && !cast && OPEN_PARENTHESIS.matcher(before).find() && parenCast.find();
-                String code = typed ? before.substring(0, keyword.start()) : before;
-                String literal = typed || cast || parenthesized
+                Matcher precise = INTERVAL_PRECISION_CAST.matcher(sql.substring(end));
+                boolean rounded = timePrecisions && !typed && !cast && !parenthesized && precise.find();
+                int castEnd = cast ? castMatch.end() : rounded ? precise.end() : 0;
+                String text = sql.substring(i + 1, end - 1);
+                // a field qualifier, INTERVAL '1 day 2 hours' HOUR TO MINUTE or '...'::interval day
+                Matcher fields = IntervalTypmods.FIELDS.matcher(sql.substring(end + castEnd));
+                boolean qualified = timePrecisions
+                        && (keywordFound && !typed || cast)
+                        && IntervalTypmods.unitsOnly(text.replace("''", "'"))
+                        && fields.find();
+                if (qualified) {
+                    castEnd += fields.end();
+                }
+                String code = typed || qualified && !cast ? before.substring(0, keyword.start()) : before;
+                String literal = typed || cast || parenthesized || rounded || qualified
                         ? intervalLiteral(
-                                sql.substring(i + 1, end - 1), code, sql.substring(end + (cast ? castMatch.end() : 0)))
+                                qualified
+                                        ? IntervalTypmods.restricted(text, fields)
+                                        : rounded ? IntervalTypmods.rounded(text, digits(precise.group(1))) : text,
+                                code,
+                                sql.substring(end + castEnd))
                         : null;
                 if (literal != null) {
-                    out.append(code(code)).append(literal);
-                    i = end + (cast ? castMatch.end() : 0);
+                    out.append(code(code, timePrecisions)).append(literal);
+                    i = end + castEnd;
                     if (parenthesized) {
                         // ('1 hour')::interval keeps its parentheses and loses the cast
                         out.append(')');
@@ -229,18 +279,31 @@ final class PgSyntaxText {
                 Matcher cast = TIMESTAMPTZ_CAST.matcher(rest);
                 int codeEnd = -1;
                 int skip = 0;
+                Matcher typed = null;
                 if (tz.find()) {
                     codeEnd = tz.start();
                 } else if (open.find() && as.find()) {
                     codeEnd = open.start();
                     skip = as.end();
+                    typed = as;
                 } else if (cast.find() && !TYPED_CONSTANT.matcher(before).find()) {
                     codeEnd = before.length();
                     skip = cast.end();
+                    typed = cast;
                 }
-                String literal = codeEnd < 0 ? null : timestamptzLiteral(sql.substring(i + 1, end - 1), zone);
+                String precision = typed == null ? null : typed.group(1) != null ? typed.group(1) : typed.group(2);
+                if (precision != null && !timePrecisions) {
+                    codeEnd = -1;
+                }
+                String literal = codeEnd < 0
+                        ? null
+                        : timestamptzLiteral(
+                                sql.substring(i + 1, end - 1),
+                                zone,
+                                precision == null ? FractionalSeconds.MAX_PRECISION : digits(precision));
                 if (literal != null) {
-                    out.append(code(before.substring(0, codeEnd))).append(literal);
+                    out.append(code(before.substring(0, codeEnd), timePrecisions))
+                            .append(literal);
                     i = end + skip;
                     codeStart = i;
                     continue;
@@ -248,9 +311,10 @@ final class PgSyntaxText {
             }
             if (c == '\'') {
                 DateTimeConstants.Rewrite constant =
-                        DateTimeConstants.rewrite(before, sql.substring(i, end), sql.substring(end));
+                        DateTimeConstants.rewrite(before, sql.substring(i, end), sql.substring(end), timePrecisions);
                 if (constant != null) {
-                    out.append(code(before.substring(0, constant.codeEnd()))).append(constant.literal());
+                    out.append(code(before.substring(0, constant.codeEnd()), timePrecisions))
+                            .append(constant.literal());
                     i = end + constant.skip();
                     codeStart = i;
                     continue;
@@ -267,7 +331,7 @@ final class PgSyntaxText {
                 Matcher found = escaped ? null : arrayCast.find() ? arrayCast : open.find() && as.find() ? as : null;
                 String array = found == null ? null : arrayConstructor(sql.substring(i + 1, end - 1), found.group(1));
                 if (array != null) {
-                    out.append(code(found == as ? before.substring(0, open.start()) : before))
+                    out.append(code(found == as ? before.substring(0, open.start()) : before, timePrecisions))
                             .append(ARRAY_CONSTANT_MARK)
                             .append(array);
                     i = end + found.end();
@@ -275,11 +339,11 @@ final class PgSyntaxText {
                     continue;
                 }
             }
-            out.append(code(before)).append(sql, i, end);
+            out.append(code(before, timePrecisions, c == '\'')).append(sql, i, end);
             i = end;
             codeStart = end;
         }
-        return out.append(code(sql.substring(codeStart))).toString();
+        return out.append(code(sql.substring(codeStart), timePrecisions)).toString();
     }
 
     /**
@@ -334,7 +398,12 @@ final class PgSyntaxText {
         return close < 0 ? sql.length() : close;
     }
 
-    private static String code(String text) {
+    private static String code(String text, boolean timePrecisions) {
+        return code(text, timePrecisions, false);
+    }
+
+    /** @param beforeConstant whether a string constant follows {@code text}, so that it may end with the constant's type keyword */
+    private static String code(String text, boolean timePrecisions, boolean beforeConstant) {
         String lower = text.toLowerCase(java.util.Locale.ROOT);
         if (lower.contains("by")) {
             text = KeywordNames.quote(text);
@@ -348,6 +417,15 @@ final class PgSyntaxText {
         if (lower.contains("with") && lower.contains("zone")) {
             // PostgreSQL's timestamptz, the type the rest of Tributary zones (ZonedTimestamps)
             text = ZONED_TYPE.matcher(text).replaceAll("timestamptz");
+        }
+        if (timePrecisions && lower.contains("timestamp") && text.indexOf('(') >= 0) {
+            String typed = text;
+            text = PRECISE_ZONED_TYPE
+                    .matcher(text)
+                    .replaceAll(m -> beforeConstant && typed.substring(m.end()).isBlank()
+                            ? Matcher.quoteReplacement(m.group()) // TIMESTAMPTZ(0) '...' is a constant's keyword
+                            : "TIMESTAMP(" + digits(m.group(1) != null ? m.group(1) : m.group(2))
+                                    + ") WITH LOCAL TIME ZONE");
         }
         if (lower.contains("array") && text.indexOf('[') >= 0) {
             // before the pg_catalog array casts below are dropped: ARRAY[]::pg_catalog.int4[] keeps its type
@@ -372,13 +450,15 @@ final class PgSyntaxText {
      * the instant it names (an offset applied, none meaning {@code zone}, the session's) as
      * {@code TIMESTAMP WITH LOCAL TIME ZONE '...'} in UTC; null, leaving the constant to the
      * grammar, for a year outside 1 to 9999, which Calcite's literal cannot hold; an infinity as
-     * its {@link InfinityConstants} call.
+     * its {@link InfinityConstants} call. The instant is rounded to {@code precision} digits, as
+     * PostgreSQL rounds a cast to {@code timestamptz(p)}.
      *
      * @throws io.tributary.common.TributaryException 22007 if the text is no timestamp, as
      *     PostgreSQL rejects the constant
      */
-    private static String timestamptzLiteral(String text, PgTimeZone zone) {
-        long micros = PgTextFormat.parseTimestamptz(text.replace("''", "'"), zone);
+    private static String timestamptzLiteral(String text, PgTimeZone zone, int precision) {
+        long micros = FractionalSeconds.roundTimestamp(
+                PgTextFormat.parseTimestamptz(text.replace("''", "'"), zone), precision);
         if (!InfiniteDateTimes.isFinite(micros)) {
             return InfinityConstants.name("TIMESTAMPTZ", micros > 0) + "()";
         }
@@ -434,6 +514,14 @@ final class PgSyntaxText {
         }
         // no Calcite interval holds both: PostgreSQL's own (PgIntervals), made from the text at run time
         return "pg_interval('" + text + "')";
+    }
+
+    /**
+     * The fraction digits a time type keeps of the precision {@code written}: PostgreSQL reduces one
+     * above 6 to 6 (with the WARNING {@link io.tributary.sql.TimePrecisionWarnings} sends).
+     */
+    private static int digits(String written) {
+        return Math.min(Integer.parseInt(written), FractionalSeconds.MAX_PRECISION);
     }
 
     /**

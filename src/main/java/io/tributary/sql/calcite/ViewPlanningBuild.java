@@ -42,6 +42,13 @@ import java.util.List;
  *     and a {@code character(n)} column read as it is are {@code character(n)}), or Calcite's types
  *     ({@code n + 1} of a numeric(12,2) numeric(13,2), {@code x::char(3)} text), as session 44's
  *     build and all before it did
+ * @param pgTimePrecisions whether a constant cast to {@code time(p)} was rounded to p digits, and
+ *     casts to {@code timestamptz(p)}, {@code timestamp(p) with time zone} and a constant's to {@code
+ *     interval(p)} or with a field qualifier ({@code '1 year 2 months'::interval year}, {@link
+ *     IntervalTypmods}) were read ({@link PgSyntaxText#rewrite(String, io.tributary.common.types.PgTimeZone,
+ *     boolean)}), or the time truncated by Calcite's cast, a qualifier after {@code ::interval} read as
+ *     an alias and the others refused, as session 44's
+ *     build and all before it did
  */
 record ViewPlanningBuild(
         String name,
@@ -52,15 +59,16 @@ record ViewPlanningBuild(
         boolean pgNumericArrays,
         boolean pgArrayOperands,
         boolean pgTextEdges,
-        boolean pgColumnModifiers) {
+        boolean pgColumnModifiers,
+        boolean pgTimePrecisions) {
     /** This build: how a view created now is planned, as queries are. */
-    static final ViewPlanningBuild CURRENT =
-            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true, true);
+    static final ViewPlanningBuild CURRENT = new ViewPlanningBuild(
+            "this build", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true, true, true);
 
     /** The earlier builds whose views may still be stored, newest first. */
     static final List<ViewPlanningBuild> EARLIER = List.of(
             new ViewPlanningBuild(
-                    "session 44", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true, false),
+                    "session 44", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true, false, false),
             new ViewPlanningBuild(
                     "session 43",
                     TributaryTypeSystem.TIMES_OF_WHOLE_SECONDS,
@@ -70,6 +78,7 @@ record ViewPlanningBuild(
                     true,
                     false,
                     false,
+                    false,
                     false),
             new ViewPlanningBuild(
                     "session 42",
@@ -77,6 +86,7 @@ record ViewPlanningBuild(
                     true,
                     true,
                     true,
+                    false,
                     false,
                     false,
                     false,
@@ -90,11 +100,13 @@ record ViewPlanningBuild(
                     false,
                     false,
                     false,
+                    false,
                     false),
             new ViewPlanningBuild(
                     "session 40",
                     TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS,
                     true,
+                    false,
                     false,
                     false,
                     false,
@@ -110,10 +122,12 @@ record ViewPlanningBuild(
                     false,
                     false,
                     false,
+                    false,
                     false),
             new ViewPlanningBuild(
                     "before session 37",
                     TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT,
+                    false,
                     false,
                     false,
                     false,
