@@ -108,14 +108,15 @@ class StoredPlanTest {
 
     /**
      * The planner of an earlier build: view {@code g} planned with that build's typing, as {@link
-     * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: session 43, whose {@code ::time} was
-     * TIME(0) and which compared arrays of two number types, as every earlier build did; 1: session
+     * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: session 44, whose SIMILAR TO pattern
+     * from a column matched {@code .} as any character; 1: session 43, whose {@code ::time} was
+     * TIME(0) and which compared arrays of two number types, as every earlier build did; 2: session
      * 42, which compared numeric
      * arrays as lists, gave the elements of an {@code ARRAY[...]} of several scales the widest and typed
-     * a product of numerics wider than 38 digits as Calcite does, as every earlier build did; 2:
+     * a product of numerics wider than 38 digits as Calcite does, as every earlier build did; 3:
      * session 41, which also typed numeric results numeric(38,0) and simplified a float plus zero to
-     * the float; 3: session 40, whose float comparisons and casts were Java's; 4: sessions 37 to 39,
-     * whose extract of the integer fields was bigint; 5: before SUM of a BIGINT became NUMERIC,
+     * the float; 4: session 40, whose float comparisons and casts were Java's; 5: sessions 37 to 39,
+     * whose extract of the integer fields was bigint; 6: before SUM of a BIGINT became NUMERIC,
      * session 37).
      */
     private static Function<Catalog, ViewPlanner> earlierBuild(int build) {
@@ -201,7 +202,7 @@ class StoredPlanTest {
 
     @Test
     void aViewWithABigintSumThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
-        try (Connection c = open(earlierBuild(5));
+        try (Connection c = open(earlierBuild(6));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, v BIGINT)");
             st.execute("INSERT INTO t SELECT x, x * 1000 FROM generate_series(1, 100) AS s(x)");
@@ -236,7 +237,7 @@ class StoredPlanTest {
     void aViewWithABigintExtractThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query =
                 "SELECT extract(year FROM d) AS y, sum(v) AS s, count(*) AS c FROM t GROUP BY extract(year FROM d)";
-        try (Connection c = open(earlierBuild(4));
+        try (Connection c = open(earlierBuild(5));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, d DATE, v BIGINT)");
             st.execute("INSERT INTO t SELECT x, DATE '2020-01-01' + x * 100, x FROM generate_series(1, 20) AS s(x)");
@@ -274,7 +275,7 @@ class StoredPlanTest {
     @Test
     void aViewWithFloatComparisonsAndNumericCastsThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT e::numeric AS n, count(*) AS c, sum(id) AS s FROM t WHERE d > 0 GROUP BY e::numeric";
-        try (Connection c = open(earlierBuild(3));
+        try (Connection c = open(earlierBuild(4));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, d DOUBLE PRECISION, e DOUBLE PRECISION)");
             st.execute(
@@ -315,7 +316,7 @@ class StoredPlanTest {
     @Test
     void aViewWithAFloatPlusZeroThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT id, x + 0 AS s FROM t";
-        try (Connection c = open(earlierBuild(2));
+        try (Connection c = open(earlierBuild(3));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, x DOUBLE PRECISION)");
             st.execute("INSERT INTO t VALUES (1, '-0'), (2, 1.5)");
@@ -351,7 +352,7 @@ class StoredPlanTest {
     @Test
     void aViewWithNumericResultsTypedAsIntegersThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT id, e::numeric AS n FROM t WHERE e::numeric > 2.5";
-        try (Connection c = open(earlierBuild(2));
+        try (Connection c = open(earlierBuild(3));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, e DOUBLE PRECISION)");
             st.execute("INSERT INTO t VALUES (1, 2.4), (2, 2.6), (3, 1.5)");
@@ -395,7 +396,7 @@ class StoredPlanTest {
     @Test
     void aViewWithNumericArrayEqualityThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT id FROM t WHERE a = '{2}'";
-        try (Connection c = open(earlierBuild(1));
+        try (Connection c = open(earlierBuild(2));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, a NUMERIC[])");
             st.execute("INSERT INTO t VALUES (1, '{2}'), (2, '{2.0}'), (3, '{3}')");
@@ -435,7 +436,7 @@ class StoredPlanTest {
     void aViewWithArraysOfSeveralScalesThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT id, ARRAY[1.5, 2] AS k, ARRAY[x, 2.25] AS a FROM t";
         String byValue = "SELECT count(*) FROM %s v JOIN (" + query + ") q ON v.id = q.id AND v.k = q.k AND v.a = q.a";
-        try (Connection c = open(earlierBuild(1));
+        try (Connection c = open(earlierBuild(2));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, x NUMERIC)");
             st.execute("INSERT INTO t VALUES (1, 1), (2, 2.5)");
@@ -489,7 +490,7 @@ class StoredPlanTest {
     void aViewGroupingNumericArraysThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT cardinality(a) AS n, a[1]::float8 AS k, count(*) AS c, sum(id) AS s FROM t"
                 + " WHERE a <> '{3}' GROUP BY a";
-        try (Connection c = open(earlierBuild(1));
+        try (Connection c = open(earlierBuild(2));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, a NUMERIC[])");
             st.execute("INSERT INTO t VALUES (1, '{2}'), (2, '{2.0}'), (3, '{3}'), (4, '{1.5,NULL}')");
@@ -527,7 +528,7 @@ class StoredPlanTest {
     @Test
     void aViewWithANumericProductThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT id, x * y AS n FROM t";
-        try (Connection c = open(earlierBuild(1));
+        try (Connection c = open(earlierBuild(2));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, x NUMERIC, y NUMERIC)");
             st.execute("INSERT INTO t VALUES (1, 1.5, 2.5)");
@@ -556,7 +557,7 @@ class StoredPlanTest {
     @Test
     void aViewWithATimestampCastToTimeThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT id, ts::time AS n FROM t";
-        try (Connection c = open(earlierBuild(0));
+        try (Connection c = open(earlierBuild(1));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, ts TIMESTAMP)");
             st.execute("INSERT INTO t VALUES (1, TIMESTAMP '2024-01-01 10:20:30.5')");
@@ -583,7 +584,7 @@ class StoredPlanTest {
     @Test
     void aViewComparingArraysOfTwoNumberTypesThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT id FROM t WHERE a = b";
-        try (Connection c = open(earlierBuild(0));
+        try (Connection c = open(earlierBuild(1));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, a NUMERIC[], b INT[])");
             st.execute("INSERT INTO t VALUES (1, '{2}', '{2}'), (2, '{2.5}', '{2}')");
@@ -620,7 +621,7 @@ class StoredPlanTest {
     void aViewWithTextFunctionsThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
         String query = "SELECT id, concat_ws('/', tx, bo) AS n, lpad(tx, 4) AS p, split_part(tx, ',', 2) AS s FROM t";
         String before;
-        try (Connection c = open(earlierBuild(0));
+        try (Connection c = open(earlierBuild(1));
                 Statement st = c.createStatement()) {
             st.execute("CREATE TABLE t (id INT PRIMARY KEY, tx TEXT, bo BOOLEAN)");
             st.execute("INSERT INTO t VALUES (1, 'a,b', true)");
@@ -636,6 +637,36 @@ class StoredPlanTest {
             assertEquals(before, rows(st, "SELECT n, p, s FROM g WHERE id = 2"));
             st.execute("CREATE MATERIALIZED VIEW h AS " + query);
             assertEquals("a,b/t: a,b:b", rows(st, "SELECT n, p, s FROM h WHERE id = 2"));
+        }
+    }
+
+    /**
+     * A view session 44's build created over {@code SIMILAR TO} a pattern read from a column, whose
+     * {@code .} that build matched as any character where this build matches only a dot, as
+     * PostgreSQL does ({@link io.tributary.sql.calcite.SimilarDots}; ExpressionCorpusDifferentialTest),
+     * is planned as that build did after the upgrade: a row written after it gets the answer the view
+     * gave before.
+     */
+    @Test
+    void aViewWithASimilarToPatternFromAColumnThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
+        String query = "SELECT id, tx SIMILAR TO p AS m FROM t";
+        String before;
+        try (Connection c = open(earlierBuild(0));
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id INT PRIMARY KEY, tx TEXT, p TEXT)");
+            st.execute("INSERT INTO t VALUES (1, 'abc', 'a.c')");
+            st.execute("CREATE MATERIALIZED VIEW g AS " + query);
+            before = rows(st, "SELECT m FROM g WHERE id = 1");
+            assertEquals("t", before);
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("INSERT INTO t VALUES (2, 'abc', 'a.c')");
+            awaitEquals(st, 2, "SELECT count(*) FROM g");
+            assertEquals(before, rows(st, "SELECT m FROM g WHERE id = 2"));
+            st.execute("CREATE MATERIALIZED VIEW h AS " + query);
+            assertEquals("f", rows(st, "SELECT m FROM h WHERE id = 2"));
         }
     }
 

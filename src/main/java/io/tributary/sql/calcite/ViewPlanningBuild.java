@@ -37,6 +37,9 @@ import java.util.List;
  *     SimilarDots}, {@link PgConcatText#wrapConcatWsBooleans}), or Calcite's (XX000 for a negative
  *     pad length or an overlay past the end, field 0 answered, {@code .} any character, {@code
  *     TRUE}/{@code FALSE}), as session 43's build and all before it did
+ * @param pgSimilarColumns whether a SIMILAR TO pattern that is no constant ({@code s SIMILAR TO
+ *     p}, a column) had its dots literal as a constant's ({@link SimilarDots#literalDots}), or its
+ *     {@code .} matched any character, as session 44's build and all before it did
  */
 record ViewPlanningBuild(
         String name,
@@ -46,17 +49,36 @@ record ViewPlanningBuild(
         boolean pgZeroSums,
         boolean pgNumericArrays,
         boolean pgArrayOperands,
-        boolean pgTextEdges) {
+        boolean pgTextEdges,
+        boolean pgSimilarColumns) {
     /** This build: how a view created now is planned, as queries are. */
     static final ViewPlanningBuild CURRENT =
-            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true);
+            new ViewPlanningBuild("this build", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true, true);
 
     /** The earlier builds whose views may still be stored, newest first. */
     static final List<ViewPlanningBuild> EARLIER = List.of(
             new ViewPlanningBuild(
-                    "session 43", TributaryTypeSystem.TIMES_OF_WHOLE_SECONDS, true, true, true, true, false, false),
+                    "session 44", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true, false),
             new ViewPlanningBuild(
-                    "session 42", TributaryTypeSystem.CALCITE_WIDE_PRODUCTS, true, true, true, false, false, false),
+                    "session 43",
+                    TributaryTypeSystem.TIMES_OF_WHOLE_SECONDS,
+                    true,
+                    true,
+                    true,
+                    true,
+                    false,
+                    false,
+                    false),
+            new ViewPlanningBuild(
+                    "session 42",
+                    TributaryTypeSystem.CALCITE_WIDE_PRODUCTS,
+                    true,
+                    true,
+                    true,
+                    false,
+                    false,
+                    false,
+                    false),
             new ViewPlanningBuild(
                     "session 41",
                     TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS,
@@ -65,11 +87,13 @@ record ViewPlanningBuild(
                     false,
                     false,
                     false,
+                    false,
                     false),
             new ViewPlanningBuild(
                     "session 40",
                     TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS,
                     true,
+                    false,
                     false,
                     false,
                     false,
@@ -83,10 +107,12 @@ record ViewPlanningBuild(
                     false,
                     false,
                     false,
+                    false,
                     false),
             new ViewPlanningBuild(
                     "before session 37",
                     TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT,
+                    false,
                     false,
                     false,
                     false,
