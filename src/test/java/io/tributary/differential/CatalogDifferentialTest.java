@@ -364,6 +364,90 @@ class CatalogDifferentialTest {
         }
     }
 
+    /**
+     * A column read as it is from a plain view, a view over it, a derived table, a WITH query or a
+     * UNION of them is described as PostgreSQL describes it: a {@code name} column (current_user,
+     * {@code ::name}) as {@code name}, a {@code timestamp(p)}, {@code numeric(p,s)} or {@code
+     * character(n)} column or cast with its modifier (RowDescription's type OID and typmod, as pgjdbc's
+     * type name, precision and scale show them); psql's {@code \d} of a view over a view; CREATE OR
+     * REPLACE VIEW that keeps or changes such a column (issue 12).
+     */
+    @Test
+    void columnsReadThroughViewsKeepNameAndModifiersLikePostgres() throws Exception {
+        assumeTrue(Files.isExecutable(Path.of(PSQL)), "psql is not installed");
+        onBoth(
+                "CREATE TABLE vtp (id INT, t0 TIMESTAMP(0), t3 TIMESTAMP(3), z2 TIMESTAMPTZ(2), c1 TIME(1),"
+                        + " n NUMERIC(5,2), ch CHAR(3))",
+                "INSERT INTO vtp VALUES (1, '2024-01-01 10:00:00', '2024-01-01 10:00:00.123',"
+                        + " '2024-01-01 10:00:00.12+00', '10:00:00.1', 1.25, 'ab')",
+                "CREATE VIEW vtq AS SELECT id, t3, z2, c1, n, ch, t0::timestamp(1) AS t1, t3 + interval '1 hour' AS later,"
+                        + " current_user AS u, 'x'::name AS nm, current_user || 'a' AS tx FROM vtp",
+                "CREATE VIEW vtq2 AS SELECT * FROM vtq",
+                "CREATE VIEW vtq3 AS SELECT u, t1, t3 FROM vtq");
+        try {
+            List<String> queries = List.of(
+                    "SELECT * FROM vtq",
+                    "SELECT * FROM vtq2",
+                    "SELECT v.u, v.t1, v.n FROM vtq v JOIN vtp USING (id)",
+                    "SELECT u, t1 FROM (SELECT * FROM vtq) s",
+                    "WITH w AS (SELECT t3, ch, current_user AS u FROM vtp) SELECT * FROM w",
+                    "SELECT a.u, b.t1, a.* FROM vtq a, vtq2 b",
+                    "SELECT u FROM vtq UNION ALL SELECT nm FROM vtq2",
+                    "SELECT u, count(*) FROM vtq GROUP BY u",
+                    "SELECT n, ch FROM (SELECT n, ch FROM vtp) s",
+                    "SELECT relname FROM (SELECT relname FROM pg_class) s LIMIT 1",
+                    "SELECT * FROM vtq3");
+            List<String> mismatches = new ArrayList<>();
+            try (Connection pg = postgresConnection();
+                    Connection trib = tributaryConnection();
+                    Statement ps = pg.createStatement();
+                    Statement ts = trib.createStatement()) {
+                for (String query : queries) {
+                    String expected = describedOrError(ps, query);
+                    String actual = describedOrError(ts, query);
+                    if (!expected.equals(actual)) {
+                        mismatches.add(query + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+                    }
+                }
+                for (String replace : List.of(
+                        "CREATE OR REPLACE VIEW vtq3 AS SELECT u, t1, t3, 1 AS extra FROM vtq",
+                        "CREATE OR REPLACE VIEW vtq3 AS SELECT u::text AS u, t1, t3, 1 AS extra FROM vtq",
+                        "CREATE OR REPLACE VIEW vtq3 AS SELECT u, t3 AS t1, t3, 1 AS extra FROM vtq",
+                        "CREATE OR REPLACE VIEW vtq3 AS SELECT 'x'::name AS u, t1, t3, 2 AS extra FROM vtq")) {
+                    String expected = outcome(ps, replace);
+                    String actual = outcome(ts, replace);
+                    if (!expected.equals(actual)) {
+                        mismatches.add(replace + "\n  postgres:  " + expected + "\n  tributary: " + actual);
+                    }
+                }
+            }
+            assertEquals(List.of(), mismatches);
+            // (not \\d vtq2: PostgreSQL shows collation C for its text column made from current_user, a name)
+            assertEquals(psql(DifferentialPostgres.port(), "\\d vtq3"), psql(tributary.port(), "\\d vtq3"));
+        } finally {
+            onBoth("DROP VIEW vtq3", "DROP VIEW vtq2", "DROP VIEW vtq", "DROP TABLE vtp");
+        }
+    }
+
+    /** {@link #described} of {@code query} on one line, or its error's SQLSTATE and message. */
+    private static String describedOrError(Statement st, String query) {
+        try {
+            return String.join(" | ", described(st, query));
+        } catch (SQLException e) {
+            return e.getSQLState() + " " + e.getMessage();
+        }
+    }
+
+    /** A statement's command outcome: OK, or its SQLSTATE and message. */
+    private static String outcome(Statement st, String sql) {
+        try {
+            st.execute(sql);
+            return "OK";
+        } catch (SQLException e) {
+            return e.getSQLState() + " " + e.getMessage();
+        }
+    }
+
     /** The type names of {@code query}'s result columns, as its RowDescription gives them. */
     private static List<String> typeNames(Statement st, String query) throws SQLException {
         try (ResultSet rs = st.executeQuery(query)) {

@@ -152,6 +152,11 @@ final class ExpressionCorpus {
                 "SELECT 'abc' SIMILAR TO 'a%', 'abc' SIMILAR TO '(a|b)c', 'abc' SIMILAR TO '[a-c]+', 'abc' NOT SIMILAR TO 'b%'");
         out.add(
                 "SELECT 'a.c' SIMILAR TO 'a.c', 'abc' SIMILAR TO 'a.c', 'a_c' SIMILAR TO 'a#_c' ESCAPE '#', NULL SIMILAR TO 'a'");
+        // a pattern that is no constant: its dots are literal too
+        out.add(
+                "SELECT id, tx SIMILAR TO replace(tx, ' ', '.') AS a, 'gamma.delta' SIMILAR TO replace(tx, ' ', '.') AS b,"
+                        + " tx NOT SIMILAR TO replace(tx, 'a', '.') AS c, tx SIMILAR TO replace(tx, ' ', '#.') ESCAPE '#' AS d"
+                        + " FROM ev ORDER BY id");
         out.add("SELECT 'abc' ~ '^a', 'abc' ~ 'B', 'abc' ~* 'B', 'abc' !~ 'b', 'abc' !~* 'B', 'é' ~ '^.$'");
         out.add("SELECT 'abc' ~ '('");
         out.add(

@@ -110,7 +110,8 @@ class StoredPlanTest {
      * The planner of an earlier build: view {@code g} planned with that build's typing, as {@link
      * CalciteViewPlanner#planAsEarlierBuild} reproduces it (0: session 44, whose view columns had
      * Calcite's types, as every earlier build's did: {@code n + 1} numeric(p,s), {@code x::char(3)}
-     * text, and whose constant cast to {@code time(p)} was truncated, as every earlier build did; 1:
+     * text, whose constant cast to {@code time(p)} was truncated and whose SIMILAR TO pattern from a
+     * column matched {@code .} as any character, as every earlier build did; 1:
      * session 43, whose {@code ::time} was
      * TIME(0) and which compared arrays of two number types, as every earlier build did; 2: session
      * 42, which compared numeric
@@ -683,6 +684,36 @@ class StoredPlanTest {
                             st,
                             "SELECT format_type(atttypid, atttypmod) FROM pg_attribute"
                                     + " WHERE attrelid = 'h'::regclass AND attname = 'c'"));
+        }
+    }
+
+    /**
+     * A view session 44's build created over {@code SIMILAR TO} a pattern read from a column, whose
+     * {@code .} that build matched as any character where this build matches only a dot, as
+     * PostgreSQL does ({@link io.tributary.sql.calcite.SimilarDots}; ExpressionCorpusDifferentialTest),
+     * is planned as that build did after the upgrade: a row written after it gets the answer the view
+     * gave before.
+     */
+    @Test
+    void aViewWithASimilarToPatternFromAColumnThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
+        String query = "SELECT id, tx SIMILAR TO p AS m FROM t";
+        String before;
+        try (Connection c = open(earlierBuild(0));
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id INT PRIMARY KEY, tx TEXT, p TEXT)");
+            st.execute("INSERT INTO t VALUES (1, 'abc', 'a.c')");
+            st.execute("CREATE MATERIALIZED VIEW g AS " + query);
+            before = rows(st, "SELECT m FROM g WHERE id = 1");
+            assertEquals("t", before);
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("INSERT INTO t VALUES (2, 'abc', 'a.c')");
+            awaitEquals(st, 2, "SELECT count(*) FROM g");
+            assertEquals(before, rows(st, "SELECT m FROM g WHERE id = 2"));
+            st.execute("CREATE MATERIALIZED VIEW h AS " + query);
+            assertEquals("f", rows(st, "SELECT m FROM h WHERE id = 2"));
         }
     }
 

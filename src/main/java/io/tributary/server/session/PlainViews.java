@@ -125,11 +125,11 @@ final class PlainViews {
                         SqlState.INVALID_TABLE_DEFINITION,
                         "cannot change name of view column \"" + was.name() + "\" to \"" + now.name() + "\"");
             }
-            if (!was.type().equals(now.type())) {
+            if (!was.type().equals(now.type()) || old.columnOid(i) != replacement.columnOid(i)) {
                 throw new TributaryException(
                         SqlState.INVALID_TABLE_DEFINITION,
-                        "cannot change data type of view column \"" + was.name() + "\" from " + was.type() + " to "
-                                + now.type());
+                        "cannot change data type of view column \"" + was.name() + "\" from " + typeName(old, i)
+                                + " to " + typeName(replacement, i));
             }
         }
         for (TableDef mv : db.catalog().tables()) {
@@ -138,6 +138,13 @@ final class PlainViews {
                         "replacing view \"" + old.name() + "\", which materialized view \"" + mv.name() + "\" reads,");
             }
         }
+    }
+
+    /** PostgreSQL's name of the type of {@code view}'s column {@code i}: {@code name} for a text-held one. */
+    private static String typeName(ViewDef view, int i) {
+        return view.columnOid(i) == NAME_OID
+                ? "name"
+                : view.columns().get(i).type().toString();
     }
 
     /**

@@ -133,6 +133,7 @@ public final class CalciteFrontend implements AutoCloseable {
                         null,
                         null,
                         null,
+                        null,
                         new StatementPositions(original, parsed, source, null));
             }
         };
@@ -185,6 +186,7 @@ public final class CalciteFrontend implements AutoCloseable {
                         parsed.labels(),
                         parsed.typeOids(),
                         parsed.modifierCasts(),
+                        parsed.passedOids(),
                         parsed.positions()));
             }
         };
@@ -269,6 +271,7 @@ public final class CalciteFrontend implements AutoCloseable {
             List<String> labels,
             List<Integer> typeOids,
             List<Boolean> modifierCasts,
+            List<Integer> passedOids,
             StatementPositions positions) {}
 
     /**
@@ -314,6 +317,7 @@ public final class CalciteFrontend implements AutoCloseable {
         List<String> labels = ColumnLabels.of(node, textOnly);
         List<Integer> typeOids = ResultTypeOids.of(node);
         List<Boolean> modifierCasts = ModifierCasts.of(node);
+        List<Integer> passedOids = PassedTypeOids.of(node, catalog, schemas.searchPath());
         ViewExpansion views = new ViewExpansion(catalog, schemas.searchPath());
         node = node.accept(views);
         DerivedTableLabels derivedLabels = new DerivedTableLabels(textOnly);
@@ -358,6 +362,7 @@ public final class CalciteFrontend implements AutoCloseable {
                 labels,
                 typeOids,
                 modifierCasts,
+                passedOids,
                 new StatementPositions(sql, rewritten.sql(), node, null));
     }
 
@@ -511,13 +516,14 @@ public final class CalciteFrontend implements AutoCloseable {
     }
 
     private PreparedQuery prepare(String text, int[] order, int parameterCount, String original) {
-        return prepare(text, order, parameterCount, original, null, null, null, StatementPositions.of(original));
+        return prepare(text, order, parameterCount, original, null, null, null, null, StatementPositions.of(original));
     }
 
     /**
      * @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's
      * @param typeOids {@link ResultTypeOids#of} of the statement's tree, or null
      * @param modifierCasts {@link ModifierCasts#of} of the statement's tree, or null
+     * @param passedOids {@link PassedTypeOids#of} of the statement's tree, or null
      * @param positions where an error in {@code text} is in {@code original}
      */
     private PreparedQuery prepare(
@@ -528,6 +534,7 @@ public final class CalciteFrontend implements AutoCloseable {
             List<String> labels,
             List<Integer> typeOids,
             List<Boolean> modifierCasts,
+            List<Integer> passedOids,
             StatementPositions positions) {
         String attempt = ExtractCalls.rewrite(
                 AtTimeZoneCalls.rewrite(text, connection), () -> DateIntervalSums.validator(connection));
@@ -535,6 +542,7 @@ public final class CalciteFrontend implements AutoCloseable {
             java.sql.PreparedStatement statement = null;
             // the hook is this thread's only: other sessions plan with their own program
             try (Hook.Closeable planning = Hook.PROGRAM.addThread((Holder<Program> h) -> h.set(program))) {
+                PassedColumns.offer(null);
                 statement = connection.prepareStatement(attempt);
                 return new CalcitePreparedQuery(
                         statement,
@@ -544,6 +552,8 @@ public final class CalciteFrontend implements AutoCloseable {
                         labels,
                         typeOids,
                         modifierCasts,
+                        passedOids,
+                        PassedColumns.take(),
                         catalogTypes,
                         declaredTypes);
             } catch (SQLException | RuntimeException | LinkageError | AssertionError e) {

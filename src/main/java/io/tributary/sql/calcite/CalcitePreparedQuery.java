@@ -38,6 +38,8 @@ final class CalcitePreparedQuery implements PreparedQuery {
      * @param labels PostgreSQL's names for unnamed select items, or null to keep Calcite's
      * @param typeOids {@link ResultTypeOids#of} of the statement's select items, or null
      * @param modifierCasts {@link ModifierCasts#of} of the statement's select items, or null
+     * @param passedOids {@link PassedTypeOids#of} of the statement's tree, or null
+     * @param passed {@link PassedColumns} of the prepared statement, or null
      * @param catalogTypes the OIDs of catalog columns read as they are
      * @param declaredTypes the declared types of user relations' columns read as they are
      */
@@ -49,6 +51,8 @@ final class CalcitePreparedQuery implements PreparedQuery {
             List<String> labels,
             List<Integer> typeOids,
             List<Boolean> modifierCasts,
+            List<Integer> passedOids,
+            List<PassedColumns.Passed> passed,
             CatalogResultTypes catalogTypes,
             DeclaredColumnTypes declaredTypes)
             throws SQLException {
@@ -88,8 +92,17 @@ final class CalcitePreparedQuery implements PreparedQuery {
             // PostgreSQL keeps the modifier of a column read as it is and of a cast to a type with one
             // (numeric(5,2), character(3), timestamp(3)); Calcite's string constants are CHAR too, and
             // its arithmetic is DECIMAL(p,s) where PostgreSQL's is numeric
-            boolean keepsModifier =
-                    isTableColumn(md, i) || ModifierCasts.isCast(modifierCasts, labels, i - 1, md.getColumnCount());
+            // ... also through derived tables and plain views (PassedColumns)
+            PassedColumns.Passed through =
+                    passed == null || passed.size() != md.getColumnCount() ? null : passed.get(i - 1);
+            boolean keepsModifier = isTableColumn(md, i)
+                    || ModifierCasts.isCast(modifierCasts, labels, i - 1, md.getColumnCount())
+                    || through != null && through.modifierCast();
+            int written = ResultTypeOids.of(typeOids, labels, i - 1, md.getColumnCount());
+            // name columns of plain views and derived tables read as they are (PassedTypeOids)
+            int writtenOrPassed = written != 0 || passedOids == null || passedOids.size() != md.getColumnCount()
+                    ? written
+                    : passedOids.get(i - 1);
             if (keepsModifier && "CHAR".equals(md.getColumnTypeName(i))) {
                 type = DataType.bpchar(md.getPrecision(i));
             } else if (keepsModifier && type.kind() == TypeKind.NUMERIC) {
@@ -97,9 +110,7 @@ final class CalcitePreparedQuery implements PreparedQuery {
             } else if (keepsModifier && isTime(type.kind())) {
                 type = timePrecision(md, i, type, declaredTypes);
             }
-            if (type.kind() == TypeKind.VARCHAR
-                    && !isTableColumn(md, i)
-                    && ResultTypeOids.isName(ResultTypeOids.of(typeOids, labels, i - 1, md.getColumnCount()))) {
+            if (type.kind() == TypeKind.VARCHAR && !isTableColumn(md, i) && ResultTypeOids.isName(writtenOrPassed)) {
                 // Calcite types current_role varchar(2000); PostgreSQL's name is unbounded text
                 type = DataType.TEXT;
             }
@@ -109,9 +120,7 @@ final class CalcitePreparedQuery implements PreparedQuery {
                     ? 0
                     : isTableColumn(md, i)
                             ? catalogTypes.oid(md.getSchemaName(i), md.getTableName(i), md.getColumnName(i))
-                            : type.kind() == TypeKind.TEXT
-                                    ? ResultTypeOids.of(typeOids, labels, i - 1, md.getColumnCount())
-                                    : 0;
+                            : type.kind() == TypeKind.TEXT ? writtenOrPassed : 0;
             cols.add(
                     records[i - 1]
                             ? new ResultColumn(label, DataType.TEXT, ResultColumn.RECORD_OID)

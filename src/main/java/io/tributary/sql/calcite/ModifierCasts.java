@@ -36,7 +36,8 @@ final class ModifierCasts {
         return ColumnLabels.atColumn(casts, labels, column, width, false);
     }
 
-    private static boolean isModifierCast(SqlNode node) {
+    /** Whether {@code node} is such a cast, also as validated. */
+    static boolean isModifierCast(SqlNode node) {
         return node instanceof SqlCall call
                 && call.getKind() == SqlKind.CAST
                 && call.operandCount() == 2

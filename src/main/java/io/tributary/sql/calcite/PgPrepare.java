@@ -95,10 +95,13 @@ final class PgPrepare extends CalcitePrepareImpl {
         }
         List<RelDataTypeField> fields = signature.rowType.getFieldList();
         List<String> own = ownColumnNames(signature.columns.size());
+        List<PassedColumns.Passed> passed = passedColumns(signature.columns.size());
+        PassedColumns.offer(passed);
         for (int i = 0; i < fields.size() && i < signature.columns.size(); i++) {
             TypeKind kind = PgJsonTypes.kind(fields.get(i).getType());
             String label = own == null ? signature.columns.get(i).label : own.get(i);
-            if (kind != null || !label.equals(signature.columns.get(i).label)) {
+            List<String> origin = originThrough(passed, signature.columns.get(i), i);
+            if (kind != null || !label.equals(signature.columns.get(i).label) || origin != null) {
                 ColumnMetaData c = signature.columns.get(i);
                 ColumnMetaData.AvaticaType type = kind == null
                         ? c.type
@@ -118,11 +121,11 @@ final class PgPrepare extends CalcitePrepareImpl {
                                 c.signed,
                                 c.displaySize,
                                 label,
-                                c.columnName,
-                                c.schemaName,
+                                origin == null ? c.columnName : originPart(origin, 0),
+                                origin == null ? c.schemaName : originPart(origin, 2),
                                 c.precision,
                                 c.scale,
-                                c.tableName,
+                                origin == null ? c.tableName : originPart(origin, 1),
                                 c.catalogName,
                                 type,
                                 c.readOnly,
@@ -132,6 +135,36 @@ final class PgPrepare extends CalcitePrepareImpl {
             }
         }
         return signature;
+    }
+
+    /**
+     * The sources through derived tables of the prepared statement's {@code width} columns ({@link
+     * PassedColumns}), null if no validator knows them.
+     */
+    private List<PassedColumns.Passed> passedColumns(int width) {
+        for (PgValidator validator : validators) {
+            List<PassedColumns.Passed> passed = validator.passedColumns();
+            if (passed != null && passed.size() == width) {
+                return passed;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * The relation column that column {@code i} reads through derived tables, written as Calcite
+     * writes an origin, where Calcite's own origin names none; null otherwise.
+     */
+    private static List<String> originThrough(List<PassedColumns.Passed> passed, ColumnMetaData c, int i) {
+        if (passed == null || passed.get(i) == null || c.tableName != null && !c.tableName.isEmpty()) {
+            return null;
+        }
+        return passed.get(i).origin();
+    }
+
+    /** Calcite's part of an origin: the column ({@code fromEnd} 0), its relation (1), the schema (2). */
+    private static String originPart(List<String> origin, int fromEnd) {
+        return fromEnd >= origin.size() ? null : origin.get(origin.size() - 1 - fromEnd);
     }
 
     /** The own names of the prepared statement's {@code width} columns, null if no validator knows them. */

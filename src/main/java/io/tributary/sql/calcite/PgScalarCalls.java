@@ -69,6 +69,9 @@ final class PgScalarCalls {
     private static final SqlOperator SUBSTR_FROM = function("substrFrom");
     private static final SqlOperator UPPER = function("upper");
     private static final SqlOperator CHR = function("chr");
+    private static final SqlOperator SIMILAR_DOTS = PgArithmetic.function(SimilarDots.class, "literalDots");
+    private static final SqlOperator SIMILAR_DOTS_ESCAPED =
+            PgArithmetic.function(SimilarDots.class, "literalDotsEscaped");
     private static final SqlOperator LOWER = function("lower");
     private static final SqlOperator LEFT = function("left");
     private static final SqlOperator RIGHT = function("right");
@@ -108,6 +111,8 @@ final class PgScalarCalls {
     private final boolean pgNumericArrays;
     /** Whether lpad/rpad without a fill and overlay are PostgreSQL's (false: an earlier build's view). */
     private final boolean pgTextEdges;
+    /** Whether a SIMILAR TO pattern that is no constant has literal dots too (false: an earlier build's view). */
+    private final boolean pgSimilarColumns;
 
     /** @param build whose comparisons and casts to give (this build's, or an earlier one's for its views) */
     PgScalarCalls(RexBuilder rexBuilder, ViewPlanningBuild build) {
@@ -115,6 +120,7 @@ final class PgScalarCalls {
         this.floatCalls = build.pgFloats() ? new PgFloatCalls(rexBuilder) : null;
         this.pgNumericArrays = build.pgNumericArrays();
         this.pgTextEdges = build.pgTextEdges();
+        this.pgSimilarColumns = build.pgSimilarColumns();
     }
 
     /**
@@ -397,13 +403,12 @@ final class PgScalarCalls {
 
     /**
      * {@code s [NOT] SIMILAR TO 'pattern' [ESCAPE 'e']} with the constant pattern's dots literal
-     * ({@link SimilarDots}); {@code null} when the pattern or escape is no constant or has no dot.
+     * ({@link SimilarDots}), or a pattern that is no constant made so as each row reads it ({@link
+     * SimilarDots#literalDots}); {@code null} when the escape is no constant or the constant pattern
+     * has no dot.
      */
     private RexNode similarDots(RexCall call) {
         List<RexNode> operands = call.getOperands();
-        if (!(operands.get(1) instanceof RexLiteral pattern) || pattern.getValueAs(String.class) == null) {
-            return null;
-        }
         int escape = '\\';
         if (operands.size() == 3) {
             String given = operands.get(2) instanceof RexLiteral e ? e.getValueAs(String.class) : null;
@@ -411,6 +416,21 @@ final class PgScalarCalls {
                 return null;
             }
             escape = given.isEmpty() ? -1 : given.charAt(0);
+        }
+        if (!(operands.get(1) instanceof RexLiteral pattern)) {
+            if (!pgSimilarColumns) {
+                return null;
+            }
+            List<RexNode> replaced = new java.util.ArrayList<>(operands);
+            replaced.set(
+                    1,
+                    operands.size() == 3
+                            ? rexBuilder.makeCall(SIMILAR_DOTS_ESCAPED, operands.get(1), operands.get(2))
+                            : rexBuilder.makeCall(SIMILAR_DOTS, operands.get(1)));
+            return call.clone(call.getType(), replaced);
+        }
+        if (pattern.getValueAs(String.class) == null) {
+            return null;
         }
         String text = pattern.getValueAs(String.class);
         String literal = SimilarDots.literal(text, escape);

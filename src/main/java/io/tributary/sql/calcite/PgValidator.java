@@ -145,6 +145,15 @@ final class PgValidator extends CalciteSqlValidator {
     }
 
     /**
+     * The sources of the columns of the query last validated that come through derived tables
+     * ({@link PassedColumns#of}); null before a query was validated or for a statement that is no
+     * select.
+     */
+    List<PassedColumns.Passed> passedColumns() {
+        return validatedTop == null || !validatedTop.isA(SqlKind.QUERY) ? null : PassedColumns.of(this, validatedTop);
+    }
+
+    /**
      * Calcite's star expansion, with the own name of each column it adds recorded where Calcite's
      * name differs: {@link SqlValidatorUtil#uniquify} numbers a name already in the select list
      * ({@code id0}), and a column of a derived table may carry such a number from its own select list.

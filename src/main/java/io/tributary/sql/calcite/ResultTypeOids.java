@@ -26,11 +26,15 @@ final class ResultTypeOids {
      * is no select.
      */
     static List<Integer> of(SqlNode query) {
-        return ColumnLabels.perItem(
-                query,
-                value -> isTypeOf(value)
-                        ? REGTYPE_OID
-                        : "name".equals(TypeOfArguments.ofExpression(value)) ? NAME_OID : 0);
+        return ColumnLabels.perItem(query, value -> isTypeOf(value) ? REGTYPE_OID : ofExpression(value));
+    }
+
+    /**
+     * The OID to describe expression {@code value} (as written) with when it is no {@code pg_typeof}
+     * call: {@code name}'s for what {@link TypeOfArguments#ofExpression} types {@code name}, else 0.
+     */
+    static int ofExpression(SqlNode value) {
+        return "name".equals(TypeOfArguments.ofExpression(value)) ? NAME_OID : 0;
     }
 
     /**

@@ -7,8 +7,29 @@ package io.tributary.sql.calcite;
  * an escaped one too (its escape dropped: Calcite refuses an escaped dot, PostgreSQL reads it as
  * the dot). Dots inside a bracket expression already match only a dot. Stateless.
  */
-final class SimilarDots {
+public final class SimilarDots {
     private SimilarDots() {}
+
+    /**
+     * A pattern that is no constant ({@code s SIMILAR TO p}, {@code p} a column), as each row reads
+     * it: {@link #literal} with the default escape {@code \\}. Called by generated code.
+     *
+     * @return null for a null pattern
+     */
+    public static String literalDots(String pattern) {
+        return pattern == null ? null : literal(pattern, '\\');
+    }
+
+    /**
+     * {@link #literalDots} with escape {@code escape} (a constant of at most one character, as
+     * {@link PgScalarCalls} checks; empty for none).
+     */
+    public static String literalDotsEscaped(String pattern, String escape) {
+        if (pattern == null || escape == null) {
+            return pattern;
+        }
+        return literal(pattern, escape.isEmpty() ? -1 : escape.charAt(0));
+    }
 
     /**
      * {@code pattern} with each dot outside brackets as {@code [.]}, or {@code pattern} itself when

@@ -49,6 +49,9 @@ import java.util.List;
  *     boolean)}), or the time truncated by Calcite's cast, a qualifier after {@code ::interval} read as
  *     an alias and the others refused, as session 44's
  *     build and all before it did
+ * @param pgSimilarColumns whether a SIMILAR TO pattern that is no constant ({@code s SIMILAR TO
+ *     p}, a column) had its dots literal as a constant's ({@link SimilarDots#literalDots}), or its
+ *     {@code .} matched any character, as session 44's build and all before it did
  */
 record ViewPlanningBuild(
         String name,
@@ -60,15 +63,26 @@ record ViewPlanningBuild(
         boolean pgArrayOperands,
         boolean pgTextEdges,
         boolean pgColumnModifiers,
-        boolean pgTimePrecisions) {
+        boolean pgTimePrecisions,
+        boolean pgSimilarColumns) {
     /** This build: how a view created now is planned, as queries are. */
     static final ViewPlanningBuild CURRENT = new ViewPlanningBuild(
-            "this build", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true, true, true);
+            "this build", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true, true, true, true);
 
     /** The earlier builds whose views may still be stored, newest first. */
     static final List<ViewPlanningBuild> EARLIER = List.of(
             new ViewPlanningBuild(
-                    "session 44", TributaryTypeSystem.INSTANCE, true, true, true, true, true, true, false, false),
+                    "session 44",
+                    TributaryTypeSystem.INSTANCE,
+                    true,
+                    true,
+                    true,
+                    true,
+                    true,
+                    true,
+                    false,
+                    false,
+                    false),
             new ViewPlanningBuild(
                     "session 43",
                     TributaryTypeSystem.TIMES_OF_WHOLE_SECONDS,
@@ -79,6 +93,7 @@ record ViewPlanningBuild(
                     false,
                     false,
                     false,
+                    false,
                     false),
             new ViewPlanningBuild(
                     "session 42",
@@ -86,6 +101,7 @@ record ViewPlanningBuild(
                     true,
                     true,
                     true,
+                    false,
                     false,
                     false,
                     false,
@@ -101,11 +117,13 @@ record ViewPlanningBuild(
                     false,
                     false,
                     false,
+                    false,
                     false),
             new ViewPlanningBuild(
                     "session 40",
                     TributaryTypeSystem.NUMERIC_RESULTS_AS_INTEGERS,
                     true,
+                    false,
                     false,
                     false,
                     false,
@@ -123,10 +141,12 @@ record ViewPlanningBuild(
                     false,
                     false,
                     false,
+                    false,
                     false),
             new ViewPlanningBuild(
                     "before session 37",
                     TributaryTypeSystem.BIGINT_SUMS_AS_BIGINT,
+                    false,
                     false,
                     false,
                     false,
