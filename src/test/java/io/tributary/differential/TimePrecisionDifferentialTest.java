@@ -5,9 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.sql.Connection;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.postgresql.PGConnection;
 
 /**
@@ -58,21 +57,8 @@ class TimePrecisionDifferentialTest {
             "CREATE TABLE tp_bad (t TIMESTAMP(-1))",
             "CREATE TABLE tp_bad (t TIME(-2))");
 
-    private static Connection pg;
-    private static InProcessTributary tributary;
-
-    @BeforeAll
-    static void start() throws Exception {
-        pg = DifferentialPostgres.freshDev();
-        tributary = InProcessTributary.temporary("tprec-diff-", 20, "postgres", "", 60);
-        InProcessTributary.execScript(pg, SETUP);
-        InProcessTributary.execScript(tributary.connection, SETUP);
-    }
-
-    @AfterAll
-    static void stop() {
-        Cleanup.closeAll(pg, tributary);
-    }
+    @RegisterExtension
+    static final PostgresPairFixture PAIR = new PostgresPairFixture("tprec-diff-", SETUP);
 
     @Test
     void columnsWithAPrecisionRoundAndShowItAsPostgres() {
@@ -83,7 +69,7 @@ class TimePrecisionDifferentialTest {
     @Test
     void copyRoundsToTheColumnsPrecision() throws Exception {
         String table = "CREATE TABLE tpc (id INT PRIMARY KEY, t1 TIMESTAMP(1), z0 TIMESTAMPTZ(0), c2 TIME(2))";
-        for (Connection c : List.of(pg, tributary.connection)) {
+        for (Connection c : List.of(PAIR.pg(), PAIR.tributary())) {
             InProcessTributary.execScript(c, "SET TimeZone = 'UTC';" + table);
             ((PGConnection) c)
                     .getCopyAPI()
@@ -107,21 +93,14 @@ class TimePrecisionDifferentialTest {
         String view =
                 "CREATE VIEW tpv AS SELECT id, t3, z2, c1, t0::timestamp(1) AS t1, t3 + interval '1 hour' AS later"
                         + " FROM tp";
-        InProcessTributary.execScript(pg, view);
-        InProcessTributary.execScript(tributary.connection, view);
+        PAIR.runOnBoth(view);
         List<String> queries = List.of(
                 "SELECT t0, t3, z0, z2, c1, c0, t6, t9, plain FROM tp WHERE id < 6 ORDER BY id",
                 "SELECT t3::timestamp(2) AS a, t3::timestamp(0) AS b, plain::timestamp AS d, c0::time AS e FROM tp"
                         + " ORDER BY id",
                 "SELECT t3 + interval '1 second' AS a, max(t3) AS b FROM tp");
-        List<String> out = new ArrayList<>();
-        for (String sql : queries) {
-            String expected = described(pg, sql);
-            String actual = described(tributary.connection, sql);
-            if (!expected.equals(actual)) {
-                out.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
+        List<String> out = new ArrayList<>(StatementOutcome.mismatches(
+                PAIR.pg(), PAIR.tributary(), queries, TimePrecisionDifferentialTest::described));
         // the view's columns as the catalogs show them (reading the view is still plain timestamp)
         out.addAll(mismatches(List.of(
                 "SELECT attname, format_type(atttypid, atttypmod) AS t FROM pg_attribute"
@@ -152,14 +131,6 @@ class TimePrecisionDifferentialTest {
     }
 
     private static List<String> mismatches(List<String> statements) {
-        List<String> out = new ArrayList<>();
-        for (String sql : statements) {
-            String expected = StatementOutcome.of(pg, sql, true);
-            String actual = StatementOutcome.of(tributary.connection, sql, true);
-            if (!expected.equals(actual)) {
-                out.add(sql + "\n  postgres:  " + expected + "\n  tributary: " + actual);
-            }
-        }
-        return out;
+        return StatementOutcome.mismatches(PAIR.pg(), PAIR.tributary(), statements);
     }
 }
