@@ -91,7 +91,10 @@ final class ScratchDirectory implements AutoCloseable {
         ScratchDirectory made = null;
         try {
             try {
-                channel = FileChannel.open(lockFile, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+                channel = FileChannel.open(
+                        lockFile,
+                        Set.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE),
+                        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             } catch (FileAlreadyExistsException e) {
                 return null;
             }
