@@ -60,12 +60,12 @@ class StoredPlanTest {
     }
 
     /** What one server's run does, over one connection. */
-    private interface Session {
+    private interface ServerRun {
         void run(Statement st) throws Exception;
     }
 
     /** Opens the database with {@code planners}, runs {@code session} and closes it all: one server's run. */
-    private void session(Function<Catalog, ViewPlanner> planners, Session session) throws Exception {
+    private void session(Function<Catalog, ViewPlanner> planners, ServerRun session) throws Exception {
         try (Connection c = open(planners);
                 Statement st = c.createStatement()) {
             session.run(st);
