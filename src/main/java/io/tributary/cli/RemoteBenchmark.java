@@ -1,10 +1,7 @@
 package io.tributary.cli;
 
-import java.io.File;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -35,7 +32,6 @@ import picocli.CommandLine.Option;
         description =
                 "INSERT p50/p99 idle, during a local and during a remote sink and view backfill;" + " backfill rows/s.")
 final class RemoteBenchmark implements Callable<Integer> {
-    private static final int METRIC_WIDTH = 40;
 
     @Option(
             names = "--rows",
@@ -152,7 +148,7 @@ final class RemoteBenchmark implements Callable<Integer> {
             List<String> workerJvm = List.of("-Djava.io.tmpdir=" + workerTmp.resolve("."));
             // after PostgreSQL started, which must not inherit the bench's core
             if (!clientCore.equals("none")) {
-                if (!pin(ProcessHandle.current(), clientCore)) {
+                if (!BenchChildProcesses.pin(ProcessHandle.current(), clientCore)) {
                     System.err.println("taskset could not pin the bench to core " + clientCore);
                     return 2;
                 }
@@ -163,18 +159,18 @@ final class RemoteBenchmark implements Callable<Integer> {
                     Statement st = c.createStatement()) {
                 st.execute("CREATE DATABASE jobs");
                 if (postgresCore != null) {
-                    pinPostgres(st, postgresCore);
+                    BenchChildProcesses.pinPostgres(st, postgresCore);
                 }
             }
             String jobsUrl = pg.jdbcUrl().replace("/postgres?", "/jobs?");
-            int port = freePort();
+            int port = BenchChildProcesses.freePort();
             List<Process> children = new java.util.concurrent.CopyOnWriteArrayList<>();
             // an interrupted bench (Ctrl-C, a timeout's SIGTERM) skips the finally below: its server and
             // workers would go on running, holding their ports and directories
             Thread reaper = new Thread(() -> children.forEach(Process::destroyForcibly), "bench-children-reaper");
             Runtime.getRuntime().addShutdownHook(reaper);
             try {
-                children.add(child(
+                children.add(BenchChildProcesses.child(
                         serverCore,
                         "normal",
                         dir.resolve("server.log"),
@@ -190,9 +186,9 @@ final class RemoteBenchmark implements Callable<Integer> {
                         jobsUrl));
                 server = children.get(0).toHandle();
                 String url = "jdbc:postgresql://127.0.0.1:" + port + "/dev?user=root";
-                Connection t = awaitServer(url);
+                Connection t = BenchChildProcesses.awaitServer(url);
                 // one slot each: the two views run one after the other on one worker, side by side on two
-                children.add(child(
+                children.add(BenchChildProcesses.child(
                         workerCore,
                         workerPolicy,
                         dir.resolve("worker.log"),
@@ -217,11 +213,11 @@ final class RemoteBenchmark implements Callable<Integer> {
                     inserts(insert, nextId, () -> false, idleMs);
                     latencies = latencyLog == null ? null : InsertLatencyLog.open(latencyLog);
                     if (!part.equals("views")) {
-                        List<Round> done = new ArrayList<>();
+                        List<RemoteSinkReport.SinkRound> done = new ArrayList<>();
                         for (int r = 1; r <= rounds; r++) {
                             done.add(round(r, insert, nextId, ts, ps, pg));
                         }
-                        print(done);
+                        RemoteSinkReport.print(System.out, rows, serverCore, workerCore, done);
                     }
                     if (!part.equals("sinks")) {
                         RemoteViewRounds views = new RemoteViewRounds(
@@ -242,11 +238,11 @@ final class RemoteBenchmark implements Callable<Integer> {
                                 latencies);
                         views.load(ps);
                         PooledLatencies pooled = new PooledLatencies();
-                        List<ViewRound> one = new ArrayList<>();
+                        List<RemoteViewReport.ViewRound> one = new ArrayList<>();
                         for (int r = 1; r <= rounds; r++) {
                             one.add(viewRound("1w" + r, views, true, ps, pooled));
                         }
-                        children.add(child(
+                        children.add(BenchChildProcesses.child(
                                 workerCore,
                                 workerPolicy,
                                 dir.resolve("worker2.log"),
@@ -259,11 +255,11 @@ final class RemoteBenchmark implements Callable<Integer> {
                                 "--slots",
                                 "1"));
                         awaitWorkers(ts, 2);
-                        List<ViewRound> two = new ArrayList<>();
+                        List<RemoteViewReport.ViewRound> two = new ArrayList<>();
                         for (int r = 1; r <= rounds; r++) {
                             two.add(viewRound("2w" + r, views, false, ps, pooled));
                         }
-                        printViews(one, two, pooled);
+                        RemoteViewReport.print(System.out, rows, serverCore, workerCore, one, two, pooled);
                     }
                 } finally {
                     if (latencies != null) {
@@ -281,22 +277,8 @@ final class RemoteBenchmark implements Callable<Integer> {
         }
     }
 
-    /**
-     * One round's INSERT latencies, the two backfills' rows/s, and the server's CPU seconds in each
-     * backfill phase beyond what its timed INSERTs cost at the round's idle CPU per INSERT: a remote
-     * phase lasts longer than a local one and serves more INSERTs, so its raw CPU seconds grow with
-     * them, not with the backfill's own cost.
-     */
-    private record Round(
-            LatencySummary idle,
-            LatencySummary local,
-            LatencySummary remote,
-            double localRowsPerSecond,
-            double remoteRowsPerSecond,
-            double localExtraCpuSeconds,
-            double remoteExtraCpuSeconds) {}
-
-    private Round round(int r, PreparedStatement insert, long[] nextId, Statement ts, Statement ps, BenchTarget pg)
+    private RemoteSinkReport.SinkRound round(
+            int r, PreparedStatement insert, long[] nextId, Statement ts, Statement ps, BenchTarget pg)
             throws SQLException {
         double cpu0 = serverCpuSeconds();
         double[] idle = inserts(
@@ -322,7 +304,7 @@ final class RemoteBenchmark implements Callable<Integer> {
         double remoteSeconds = (System.nanoTime() - start) / 1e9;
         double cpu3 = serverCpuSeconds();
         double idleCpuPerInsert = (cpu1 - cpu0) / idle.length;
-        Round round = new Round(
+        RemoteSinkReport.SinkRound round = new RemoteSinkReport.SinkRound(
                 LatencySummary.of(idle),
                 LatencySummary.of(local),
                 LatencySummary.of(remote),
@@ -359,15 +341,11 @@ final class RemoteBenchmark implements Callable<Integer> {
         return server.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
     }
 
-    /** One view round: idle, (with {@code withLocal}) a local backfill, a remote one, and PostgreSQL's CMV. */
-    private record ViewRound(
-            LatencySummary idle, RemoteViewRounds.Phase local, RemoteViewRounds.Phase remote, double postgresSeconds) {}
-
     /**
      * Also adds the round's latencies to {@code pooled}: idle and local rounds under {@code idle} and
      * {@code local}, remote ones under {@code remote1} or {@code remote2} by the tag's worker count.
      */
-    private static ViewRound viewRound(
+    private static RemoteViewReport.ViewRound viewRound(
             String tag, RemoteViewRounds views, boolean withLocal, Statement ps, PooledLatencies pooled)
             throws SQLException {
         double[] idleMs = views.idle("vi" + tag);
@@ -398,7 +376,7 @@ final class RemoteBenchmark implements Callable<Integer> {
                 remote.serverCpuSeconds(),
                 remote.workerCpuSeconds(),
                 pgSeconds);
-        return new ViewRound(idle, local, remote, pgSeconds);
+        return new RemoteViewReport.ViewRound(idle, local, remote, pgSeconds);
     }
 
     private static void awaitWorkers(Statement ts, int count) throws Exception {
@@ -414,170 +392,6 @@ final class RemoteBenchmark implements Callable<Integer> {
             Thread.sleep(200);
         }
         throw new IllegalStateException("the second worker did not register within 120 s");
-    }
-
-    private void printViews(List<ViewRound> one, List<ViewRound> two, PooledLatencies pooled) {
-        System.out.printf(
-                "bench remote views: a GROUP BY and a join view over %,d rows created together; server on core %s,"
-                        + " workers on core %s; median of %d rounds, and \"pooled\" rows: the p99 of every round's"
-                        + " INSERTs of a kind together (%,d idle, %,d during remote builds with 1 worker); the PostgreSQL"
-                        + " column is its CREATE MATERIALIZED VIEW of both in the same run%n",
-                rows, serverCore, workerCore, one.size(), pooled.samples("idle"), pooled.samples("remote1"));
-        BenchTable table = new BenchTable(System.out, METRIC_WIDTH);
-        table.row("view INSERT p50 idle (ms)", medianOf(one, r -> r.idle().p50Ms()), Double.NaN, "%12.2f");
-        table.row(
-                "view INSERT p50 local backfill (ms)",
-                medianOf(one, r -> r.local().inserts().p50Ms()),
-                Double.NaN,
-                "%12.2f");
-        table.row(
-                "view INSERT p50 remote, 1 worker (ms)",
-                medianOf(one, r -> r.remote().inserts().p50Ms()),
-                Double.NaN,
-                "%12.2f");
-        table.row(
-                "p50 local / idle, remote 1 worker / idle",
-                medianOf(one, r -> r.local().inserts().p50Ms() / r.idle().p50Ms()),
-                medianOf(one, r -> r.remote().inserts().p50Ms() / r.idle().p50Ms()),
-                "%12.2f");
-        table.row("view INSERT p99 idle (ms)", medianOf(one, r -> r.idle().p99Ms()), Double.NaN, "%12.2f");
-        table.row(
-                "view INSERT p99 local backfill (ms)",
-                medianOf(one, r -> r.local().inserts().p99Ms()),
-                Double.NaN,
-                "%12.2f");
-        table.row(
-                "view INSERT p99 remote, 1 worker (ms)",
-                medianOf(one, r -> r.remote().inserts().p99Ms()),
-                Double.NaN,
-                "%12.2f");
-        table.row(
-                "view INSERT p99 remote, 2 workers (ms)",
-                medianOf(two, r -> r.remote().inserts().p99Ms()),
-                Double.NaN,
-                "%12.2f");
-        table.row(
-                "p99 local view backfill / idle",
-                medianOf(one, r -> r.local().inserts().p99Ms() / r.idle().p99Ms()),
-                Double.NaN,
-                "%12.2f");
-        table.row(
-                "p99 remote view, 1 worker / idle (goal 1.2)",
-                medianOf(one, r -> r.remote().inserts().p99Ms() / r.idle().p99Ms()),
-                Double.NaN,
-                "%12.2f");
-        table.row(
-                "p99 remote view, 2 workers / idle",
-                medianOf(two, r -> r.remote().inserts().p99Ms() / r.idle().p99Ms()),
-                Double.NaN,
-                "%12.2f");
-        double pooledIdle = pooled.p99("idle");
-        table.row("view INSERT p99 pooled: idle, local (ms)", pooledIdle, pooled.p99("local"), "%12.2f");
-        table.row("view INSERT p99 pooled: remote 1w, 2w (ms)", pooled.p99("remote1"), pooled.p99("remote2"), "%12.2f");
-        table.row(
-                "pooled p99/idle: local, remote 1w (goal 1.2)",
-                pooled.p99("local") / pooledIdle,
-                pooled.p99("remote1") / pooledIdle,
-                "%12.2f");
-        table.row("pooled p99/idle: remote 2 workers", pooled.p99("remote2") / pooledIdle, Double.NaN, "%12.2f");
-        double pgRate = 2 * rows / medianOf(one, ViewRound::postgresSeconds);
-        table.row(
-                "view rows/s local vs PostgreSQL CMV",
-                medianOf(one, r -> r.local().rowsPerSecond()),
-                pgRate,
-                "%,12.0f");
-        table.row(
-                "view rows/s 1 worker vs PostgreSQL CMV",
-                medianOf(one, r -> r.remote().rowsPerSecond()),
-                pgRate,
-                "%,12.0f");
-        table.row(
-                "view rows/s 2 workers vs PostgreSQL CMV",
-                medianOf(two, r -> r.remote().rowsPerSecond()),
-                pgRate,
-                "%,12.0f");
-        table.row(
-                "server CPU s: remote 1 worker vs local",
-                medianOf(one, r -> r.remote().serverCpuSeconds()),
-                medianOf(one, r -> r.local().serverCpuSeconds()),
-                "%12.1f");
-        table.row(
-                "worker CPU ms per view row: 1 w, 2 w",
-                medianOf(one, r -> 1000 * r.remote().workerCpuSeconds() / (2 * rows)),
-                medianOf(two, r -> 1000 * r.remote().workerCpuSeconds() / (2 * rows)),
-                "%12.3f");
-        table.row(
-                "server CPU s: remote 2 workers vs local",
-                medianOf(two, r -> r.remote().serverCpuSeconds()),
-                medianOf(one, r -> r.local().serverCpuSeconds()),
-                "%12.1f");
-        for (List<ViewRound> set : List.of(one, two)) {
-            for (ViewRound r : set) {
-                r.idle().warnIfTooFew(System.out, "view round idle");
-                r.remote().inserts().warnIfTooFew(System.out, "view round remote backfill");
-            }
-        }
-    }
-
-    private static double medianOf(List<ViewRound> done, java.util.function.ToDoubleFunction<ViewRound> figure) {
-        return Percentiles.of(done.stream().mapToDouble(figure).toArray(), 50);
-    }
-
-    private void print(List<Round> done) {
-        System.out.printf(
-                "bench remote: %,d rows per backfill; server on core %s, worker on core %s; median of %d rounds"
-                        + " (each: idle, during a local, during a remote sink backfill)%n",
-                rows, serverCore, workerCore, done.size());
-        BenchTable table = new BenchTable(System.out, METRIC_WIDTH);
-        table.row("INSERT p50 idle (ms)", median(done, r -> r.idle().p50Ms()), Double.NaN, "%12.2f");
-        table.row("INSERT p99 idle (ms)", median(done, r -> r.idle().p99Ms()), Double.NaN, "%12.2f");
-        table.row("INSERT p50 local backfill (ms)", median(done, r -> r.local().p50Ms()), Double.NaN, "%12.2f");
-        table.row("INSERT p99 local backfill (ms)", median(done, r -> r.local().p99Ms()), Double.NaN, "%12.2f");
-        table.row(
-                "INSERT p50 remote backfill (ms)", median(done, r -> r.remote().p50Ms()), Double.NaN, "%12.2f");
-        table.row(
-                "INSERT p99 remote backfill (ms)", median(done, r -> r.remote().p99Ms()), Double.NaN, "%12.2f");
-        // the ratio of each round, then their median: idle p99 moves between rounds as much as the
-        // backfill moves it, so only a ratio within one round compares like with like
-        table.row(
-                "p99 local backfill / idle (goal 2)",
-                median(done, r -> r.local().p99Ms() / r.idle().p99Ms()),
-                Double.NaN,
-                "%12.2f");
-        table.row(
-                "p99 remote backfill / idle (goal 1.2)",
-                median(done, r -> r.remote().p99Ms() / r.idle().p99Ms()),
-                Double.NaN,
-                "%12.2f");
-        table.row(
-                "backfill rows/s remote vs local",
-                median(done, Round::remoteRowsPerSecond),
-                median(done, Round::localRowsPerSecond),
-                "%,12.0f");
-        table.row(
-                "server CPU s beyond INSERTs, remote vs local",
-                median(done, Round::remoteExtraCpuSeconds),
-                median(done, Round::localExtraCpuSeconds),
-                "%12.2f");
-        for (int i = 0; i < done.size(); i++) {
-            Round r = done.get(i);
-            System.out.printf(
-                    "round %d: INSERTs timed idle/local/remote %d/%d/%d; p99 ratio local %.2f, remote %.2f%n",
-                    i + 1,
-                    r.idle().samples(),
-                    r.local().samples(),
-                    r.remote().samples(),
-                    r.local().p99Ms() / r.idle().p99Ms(),
-                    r.remote().p99Ms() / r.idle().p99Ms());
-            r.idle().warnIfTooFew(System.out, "round " + (i + 1) + " idle");
-            r.local().warnIfTooFew(System.out, "round " + (i + 1) + " local backfill");
-            r.remote().warnIfTooFew(System.out, "round " + (i + 1) + " remote backfill");
-        }
-    }
-
-    private static double median(List<Round> done, java.util.function.ToDoubleFunction<Round> figure) {
-        double[] values = done.stream().mapToDouble(figure).toArray();
-        return Percentiles.of(values, 50);
     }
 
     /** Whether what the INSERTs wait for has happened. */
@@ -644,84 +458,5 @@ final class RemoteBenchmark implements Callable<Integer> {
         return "CREATE SINK " + name + " FROM t WITH (connector = 'jdbc', jdbc.url = '" + pg.jdbcUrl()
                 + "', table.name = '" + table + "', create_table_if_not_exists = 'true', backfill.remote = '" + remote
                 + "', backfill.fallback_to_local = 'false')";
-    }
-
-    /**
-     * Pins the embedded PostgreSQL's postmaster and its current processes to {@code core}
-     * ({@code taskset}); backends forked later inherit the postmaster's affinity. {@code st} is a
-     * session of that PostgreSQL, whose backend's parent is the postmaster.
-     */
-    private static void pinPostgres(Statement st, String core) throws Exception {
-        long backend;
-        try (ResultSet rs = st.executeQuery("SELECT pg_backend_pid()")) {
-            rs.next();
-            backend = rs.getLong(1);
-        }
-        ProcessHandle postmaster = ProcessHandle.of(backend)
-                .flatMap(ProcessHandle::parent)
-                .orElseThrow(() -> new IllegalStateException("PostgreSQL's postmaster is not visible"));
-        List<ProcessHandle> all = new ArrayList<>();
-        all.add(postmaster);
-        postmaster.children().forEach(all::add);
-        for (ProcessHandle h : all) {
-            if (!pin(h, core) && h.equals(postmaster)) {
-                throw new IllegalStateException("taskset could not pin PostgreSQL to core " + core);
-            }
-        }
-        System.err.println("postgresql: pinned to core " + core + " (" + all.size() + " processes)");
-    }
-
-    /** Pins every thread of {@code process} to {@code core} with taskset; false when that failed. */
-    private static boolean pin(ProcessHandle process, String core) throws Exception {
-        Process taskset = new ProcessBuilder("taskset", "-a", "-p", "-c", core, Long.toString(process.pid()))
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .start();
-        return taskset.waitFor() == 0;
-    }
-
-    /**
-     * This JVM's main class in a child process pinned to {@code core} when taskset exists, under
-     * {@code policy} ({@code idle}: {@code SCHED_IDLE} through chrt, which every thread the JVM
-     * starts inherits), with the launcher's JVM options and then {@code jvm}.
-     */
-    private static Process child(String core, String policy, Path log, List<String> jvm, String... args)
-            throws Exception {
-        List<String> command = new ArrayList<>();
-        if (policy.equals("idle")) {
-            command.addAll(List.of("/usr/bin/chrt", "--idle", "0"));
-        }
-        if (new File("/usr/bin/taskset").canExecute()) {
-            command.addAll(List.of("/usr/bin/taskset", "-c", core));
-        }
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(LauncherOptions.javaOptions(System.getenv("TRIBUTARY_JAVA_OPTS")));
-        command.addAll(jvm);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
-        command.addAll(List.of(args));
-        return new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-    }
-
-    private static Connection awaitServer(String url) throws Exception {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-        while (true) {
-            try {
-                return DriverManager.getConnection(url);
-            } catch (SQLException e) {
-                if (System.nanoTime() > end) {
-                    throw e;
-                }
-                Thread.sleep(200);
-            }
-        }
-    }
-
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 }

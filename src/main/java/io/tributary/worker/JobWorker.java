@@ -161,18 +161,21 @@ public final class JobWorker implements AutoCloseable {
     }
 
     /**
-     * Plans a throw-away view in a scratch database ({@link ScratchViewBuild#warmUp}), so the first
-     * view job does not pay for a cold JVM's first planning; then lets view jobs run. A failure is
-     * logged, not fatal: sink backfills need none of it, and a view job that cannot be built here
-     * fails and falls back to the server.
+     * Removes the scratch directories that killed workers left behind ({@link ScratchDirectory#sweep}),
+     * then plans a throw-away view in a scratch database ({@link ScratchViewBuild#warmUp}), so the
+     * first view job does not pay for a cold JVM's first planning; then lets view jobs run. A
+     * failure is logged, not fatal: sink backfills need none of it, and a view job that cannot be
+     * built here fails and falls back to the server.
      */
     private void warmUp() {
         long started = System.nanoTime();
-        java.nio.file.Path dir = null;
         try {
+            sweepScratch();
             if (scratch != null) {
-                dir = java.nio.file.Files.createTempDirectory("tributary-warm-up-");
-                scratch.warmUp(dir);
+                try (ScratchDirectory dir =
+                        ScratchDirectory.create(ScratchDirectory.TEMPORARY, ScratchDirectory.WARM_UP)) {
+                    scratch.warmUp(dir.path());
+                }
                 LOG.info("worker {} warmed up for views in {} ms", name, (System.nanoTime() - started) / 1_000_000);
             }
         } catch (java.io.IOException | RuntimeException e) {
@@ -180,10 +183,19 @@ public final class JobWorker implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
-            if (dir != null) {
-                ViewSnapshotRun.delete(dir);
-            }
             warmedUp.countDown();
+        }
+    }
+
+    private void sweepScratch() {
+        try {
+            java.util.List<java.nio.file.Path> removed = ScratchDirectory.sweep(
+                    ScratchDirectory.TEMPORARY, ScratchDirectory.VIEW_JOB, ScratchDirectory.WARM_UP);
+            if (!removed.isEmpty()) {
+                LOG.info("worker {} removed {} scratch directories of workers that were killed", name, removed.size());
+            }
+        } catch (java.io.IOException e) {
+            LOG.warn("worker {} could not look for killed workers' scratch directories: {}", name, e.getMessage());
         }
     }
 

@@ -10,13 +10,9 @@ import io.tributary.meta.ddl.RemoteViewAdoption;
 import io.tributary.meta.ddl.ViewSnapshotJob;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.SQLException;
-import java.util.Comparator;
 import java.util.List;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Stream;
 
 /**
  * A worker's run of one attempt at a view's snapshot phase: copies each relation the view reads
@@ -29,7 +25,8 @@ import java.util.stream.Stream;
  * attempts committed, so a retry (after a kill, or a missed heartbeat) reads only the snapshot rows
  * after them, and copies only those rows from the server ({@link SnapshotResume}): the scratch
  * database is removed when an attempt ends, and the resumed build reads nothing before its
- * checkpoint's positions.
+ * checkpoint's positions. The scratch database's directory is a {@link ScratchDirectory}, which a
+ * later worker removes when this one is killed before it could.
  */
 final class ViewSnapshotRun {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ViewSnapshotRun.class);
@@ -73,14 +70,16 @@ final class ViewSnapshotRun {
             StagedCheckpoints checkpoints,
             String jobId)
             throws SQLException, InterruptedException {
-        Path dir;
+        ScratchDirectory dir;
         try {
-            dir = Files.createTempDirectory("tributary-view-job-");
+            dir = ScratchDirectory.create(ScratchDirectory.TEMPORARY, ScratchDirectory.VIEW_JOB);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create the scratch directory", e);
         }
         long started = System.nanoTime();
-        try (ScratchViewBuild build = scratch.open(dir, io.tributary.common.Epoch.millis(job.snapshotEpoch()))) {
+        try (dir;
+                ScratchViewBuild build =
+                        scratch.open(dir.path(), io.tributary.common.Epoch.millis(job.snapshotEpoch()))) {
             long opened = System.nanoTime();
             for (TableDef relation : job.upstreams()) {
                 build.createRelation(relation);
@@ -147,8 +146,6 @@ final class ViewSnapshotRun {
                     SqlState.FEATURE_NOT_SUPPORTED,
                     "materialized view \"" + job.view().name() + "\" cannot be computed on a worker: " + e.getMessage(),
                     e);
-        } finally {
-            delete(dir);
         }
     }
 
@@ -212,15 +209,6 @@ final class ViewSnapshotRun {
                 throw new TributaryException(SqlState.FEATURE_NOT_SUPPORTED, e.getMessage(), e);
             }
             throw e;
-        }
-    }
-
-    /** Removes a scratch directory and everything in it; a leftover under the temporary directory harms nothing. */
-    static void delete(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException e) {
-            // a leftover scratch directory under the temporary directory; nothing depends on it
         }
     }
 }

@@ -170,10 +170,13 @@ final class BackfillFixture implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        server.close();
-        db.close();
-        try (Stream<Path> paths = Files.walk(dataDir)) {
-            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        try {
+            server.close();
+            db.close();
+        } finally {
+            try (Stream<Path> paths = Files.walk(dataDir)) {
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
         }
     }
 }

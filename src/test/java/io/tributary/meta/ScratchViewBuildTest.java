@@ -18,6 +18,7 @@ import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A worker's scratch computation of a view's snapshot phase gives, under the server's table ids,
@@ -26,6 +27,10 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(300)
 class ScratchViewBuildTest {
+    /** Holds every scratch database a test makes; JUnit removes it after each test. */
+    @TempDir
+    Path tmp;
+
     @Test
     void theScratchStateEqualsTheServersOwnBackfill() throws Exception {
         try (BackfillFixture server = new BackfillFixture(50);
@@ -47,7 +52,7 @@ class ScratchViewBuildTest {
             TableDef d = db.catalog().require("d");
             for (String name : List.of("f", "agg", "j")) {
                 TableDef view = db.catalog().require(name);
-                Path dir = Files.createTempDirectory("scratch-");
+                Path dir = Files.createTempDirectory(tmp, "scratch-");
                 try (ScratchViewBuild build =
                         ScratchViewBuild.open(dir, CalciteViewPlanner::new, System.currentTimeMillis())) {
                     for (TableDef relation : List.of(t, d)) {
@@ -71,7 +76,7 @@ class ScratchViewBuildTest {
      */
     @Test
     void theWarmUpPlansAViewOfEachKindInOne() throws Exception {
-        Path dir = Files.createTempDirectory("warm-");
+        Path dir = Files.createTempDirectory(tmp, "warm-");
         ScratchViewBuild.warmUp(dir, CalciteViewPlanner::new);
         assertTrue(Files.isDirectory(dir.resolve("state")), "the warm-up ran in the directory it was given");
     }
@@ -97,7 +102,7 @@ class ScratchViewBuildTest {
             TableDef view = db.catalog().require("recent");
             long snapshotMillis =
                     java.time.Instant.parse("2020-01-01T00:00:00Z").toEpochMilli();
-            Path dir = Files.createTempDirectory("scratch-");
+            Path dir = Files.createTempDirectory(tmp, "scratch-");
             try (ScratchViewBuild build = ScratchViewBuild.open(dir, CalciteViewPlanner::new, snapshotMillis)) {
                 build.createRelation(ev);
                 build.load(ev.id(), storedRows(db, ev.id()));
@@ -162,7 +167,9 @@ class ScratchViewBuildTest {
                 io.tributary.meta.ddl.RemoteViewAdoption.StagedState resume =
                         out -> prefix.forEach(g -> g.forEach(p -> out.accept(p[0], p[1])));
                 try (ScratchViewBuild second = ScratchViewBuild.open(
-                        Files.createTempDirectory("scratch-"), CalciteViewPlanner::new, System.currentTimeMillis())) {
+                        Files.createTempDirectory(tmp, "scratch-"),
+                        CalciteViewPlanner::new,
+                        System.currentTimeMillis())) {
                     // as a retried attempt copies: only the rows after the checkpoint's positions
                     long copied = 0;
                     for (TableDef relation : List.of(t, d)) {
@@ -201,9 +208,9 @@ class ScratchViewBuildTest {
 
     private static final io.tributary.meta.ddl.RemoteViewAdoption.StagedState NO_CHECKPOINT = out -> {};
 
-    private static ScratchViewBuild scratch(Database db, List<TableDef> relations) throws Exception {
+    private ScratchViewBuild scratch(Database db, List<TableDef> relations) throws Exception {
         ScratchViewBuild build = ScratchViewBuild.open(
-                Files.createTempDirectory("scratch-"), CalciteViewPlanner::new, System.currentTimeMillis());
+                Files.createTempDirectory(tmp, "scratch-"), CalciteViewPlanner::new, System.currentTimeMillis());
         for (TableDef relation : relations) {
             build.createRelation(relation);
             build.load(relation.id(), storedRows(db, relation.id()));

@@ -3,7 +3,6 @@ package io.tributary.sql.calcite;
 import static org.apache.calcite.util.Static.RESOURCE;
 
 import java.util.Map;
-import java.util.Set;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
@@ -24,17 +23,6 @@ import org.apache.calcite.sql.validate.SqlValidatorScope;
  * the call, whose coercion would cast one array to the other's type; stateless.
  */
 final class ArrayOperandTypes {
-    /** Comparisons PostgreSQL resolves as one operator between two operands of one array type. */
-    private static final Set<SqlKind> COMPARISONS = Set.of(
-            SqlKind.EQUALS,
-            SqlKind.NOT_EQUALS,
-            SqlKind.LESS_THAN,
-            SqlKind.LESS_THAN_OR_EQUAL,
-            SqlKind.GREATER_THAN,
-            SqlKind.GREATER_THAN_OR_EQUAL,
-            SqlKind.IS_DISTINCT_FROM,
-            SqlKind.IS_NOT_DISTINCT_FROM);
-
     /** The calls {@link PgOperatorText} makes of PostgreSQL's array operators, by the operator written. */
     private static final Map<String, String> OPERATOR_CALLS = Map.of(
             "pg_op_jsonb_contains", "@>",
@@ -52,7 +40,8 @@ final class ArrayOperandTypes {
      */
     static void check(PgValidator validator, SqlValidatorScope scope, SqlCall call) {
         SqlKind kind = call.getKind();
-        if (COMPARISONS.contains(kind) && call.operandCount() == 2) {
+        // PostgreSQL resolves a comparison as one operator between two operands of one array type
+        if (ComparisonKinds.ALL.contains(kind) && call.operandCount() == 2) {
             // IS [NOT] DISTINCT FROM is PostgreSQL's = underneath, and named so in its error
             String operator = kind == SqlKind.IS_DISTINCT_FROM || kind == SqlKind.IS_NOT_DISTINCT_FROM
                     ? "="

@@ -38,28 +38,26 @@ import org.apache.calcite.util.TimestampString;
  */
 final class MillisecondCalls extends RexShuttle {
     /** Calls whose code only compares or passes on their operands' values. */
-    private static final Set<SqlKind> PASSING = EnumSet.of(
-            SqlKind.EQUALS,
-            SqlKind.NOT_EQUALS,
-            SqlKind.LESS_THAN,
-            SqlKind.LESS_THAN_OR_EQUAL,
-            SqlKind.GREATER_THAN,
-            SqlKind.GREATER_THAN_OR_EQUAL,
-            SqlKind.IS_DISTINCT_FROM,
-            SqlKind.IS_NOT_DISTINCT_FROM,
-            SqlKind.IS_NULL,
-            SqlKind.IS_NOT_NULL,
-            SqlKind.CASE,
-            SqlKind.COALESCE,
-            SqlKind.NULLIF,
-            SqlKind.GREATEST,
-            SqlKind.LEAST,
-            SqlKind.ARRAY_VALUE_CONSTRUCTOR,
-            SqlKind.ITEM,
-            SqlKind.ROW,
-            SqlKind.AND,
-            SqlKind.OR,
-            SqlKind.NOT);
+    private static final Set<SqlKind> PASSING = passing();
+
+    private static Set<SqlKind> passing() {
+        Set<SqlKind> kinds = EnumSet.copyOf(ComparisonKinds.ALL);
+        kinds.addAll(EnumSet.of(
+                SqlKind.IS_NULL,
+                SqlKind.IS_NOT_NULL,
+                SqlKind.CASE,
+                SqlKind.COALESCE,
+                SqlKind.NULLIF,
+                SqlKind.GREATEST,
+                SqlKind.LEAST,
+                SqlKind.ARRAY_VALUE_CONSTRUCTOR,
+                SqlKind.ITEM,
+                SqlKind.ROW,
+                SqlKind.AND,
+                SqlKind.OR,
+                SqlKind.NOT));
+        return kinds;
+    }
 
     private static final int MICROS_DIGITS = 6;
 

@@ -47,4 +47,31 @@ record PgToken(Kind kind, int start, int end, String lower) {
     boolean isWord(String word) {
         return kind == Kind.WORD && lower.equals(word);
     }
+
+    /**
+     * The indexes in {@code tokens} of the tokens directly inside the round bracket at {@code open}
+     * (a call's arguments' top level): neither its brackets nor anything inside nested round or
+     * square brackets; up to the end of {@code tokens} when it is never closed.
+     */
+    static int[] topLevelInside(java.util.List<PgToken> tokens, int open) {
+        int[] inside = new int[8];
+        int count = 0;
+        int depth = 0;
+        for (int j = open; j < tokens.size(); j++) {
+            Kind kind = tokens.get(j).kind();
+            if (kind == Kind.OPEN || kind == Kind.OPEN_BRACKET) {
+                depth++;
+            } else if (kind == Kind.CLOSE || kind == Kind.CLOSE_BRACKET) {
+                if (--depth == 0) {
+                    break;
+                }
+            } else if (depth == 1) {
+                if (count == inside.length) {
+                    inside = java.util.Arrays.copyOf(inside, count * 2);
+                }
+                inside[count++] = j;
+            }
+        }
+        return java.util.Arrays.copyOf(inside, count);
+    }
 }

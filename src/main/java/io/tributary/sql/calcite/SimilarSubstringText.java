@@ -23,23 +23,16 @@ final class SimilarSubstringText {
         StringBuilder out = new StringBuilder(sql.length() + 16);
         int copied = 0;
         for (int i = 0; i + 1 < tokens.size(); i++) {
-            if (!word(tokens.get(i), "substring") || tokens.get(i + 1).kind() != Kind.OPEN) {
+            if (!tokens.get(i).isWord("substring") || tokens.get(i + 1).kind() != Kind.OPEN) {
                 continue;
             }
             int similar = -1;
             int escape = -1;
-            int depth = 0;
-            for (int j = i + 1; j < tokens.size(); j++) {
+            for (int j : PgToken.topLevelInside(tokens, i + 1)) {
                 PgToken t = tokens.get(j);
-                if (t.kind() == Kind.OPEN || t.kind() == Kind.OPEN_BRACKET) {
-                    depth++;
-                } else if (t.kind() == Kind.CLOSE || t.kind() == Kind.CLOSE_BRACKET) {
-                    if (--depth == 0) {
-                        break;
-                    }
-                } else if (depth == 1 && similar < 0 && word(t, "similar")) {
+                if (similar < 0 && t.isWord("similar")) {
                     similar = j;
-                } else if (depth == 1 && similar >= 0 && escape < 0 && word(t, "escape")) {
+                } else if (similar >= 0 && escape < 0 && t.isWord("escape")) {
                     escape = j;
                 }
             }
@@ -53,9 +46,5 @@ final class SimilarSubstringText {
             copied = tokens.get(escape).end();
         }
         return copied == 0 ? sql : out.append(sql, copied, sql.length()).toString();
-    }
-
-    private static boolean word(PgToken t, String word) {
-        return t.kind() == Kind.WORD && t.lower().equals(word);
     }
 }

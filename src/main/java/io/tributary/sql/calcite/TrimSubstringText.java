@@ -38,21 +38,12 @@ final class TrimSubstringText {
             int forWord = -1;
             boolean comma = false;
             boolean similar = false;
-            int depth = 0;
-            for (int j = i + 1; j < tokens.size(); j++) {
+            for (int j : PgToken.topLevelInside(tokens, i + 1)) {
                 PgToken t = tokens.get(j);
-                if (t.kind() == Kind.OPEN || t.kind() == Kind.OPEN_BRACKET) {
-                    depth++;
-                } else if (t.kind() == Kind.CLOSE || t.kind() == Kind.CLOSE_BRACKET) {
-                    if (--depth == 0) {
-                        break;
-                    }
-                } else if (depth == 1) {
-                    comma |= t.kind() == Kind.COMMA;
-                    similar |= t.isWord("similar");
-                    from = from < 0 && t.isWord("from") ? j : from;
-                    forWord = forWord < 0 && t.isWord("for") ? j : forWord;
-                }
+                comma |= t.kind() == Kind.COMMA;
+                similar |= t.isWord("similar");
+                from = from < 0 && t.isWord("from") ? j : from;
+                forWord = forWord < 0 && t.isWord("for") ? j : forWord;
             }
             if (!trim && forWord > 0 && from < 0 && !comma && !similar) {
                 edits.add(new Edit(

@@ -17,7 +17,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Sinks through SQL on a real server, delivering to an embedded PostgreSQL: the checks at CREATE
@@ -37,7 +37,9 @@ import org.junit.jupiter.api.Timeout;
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SinkEngineTest {
-    private Path dataDir;
+    /** The database's directory; JUnit removes it after each test, whether it passed or not. */
+    @TempDir
+    Path dataDir;
 
     /** Two key ranges whatever the machine's cores, so the contract test covers ranged snapshots. */
     @BeforeAll
@@ -57,7 +59,6 @@ class SinkEngineTest {
 
     @BeforeEach
     void start() throws Exception {
-        dataDir = Files.createTempDirectory("sink-engine-");
         schema = "sink_" + Long.toHexString(System.nanoTime());
         UpstreamPostgres.execute("CREATE SCHEMA " + schema);
         open();
@@ -82,11 +83,6 @@ class SinkEngineTest {
     @AfterEach
     void stop() throws Exception {
         close();
-        try (Stream<Path> walk = Files.walk(dataDir)) {
-            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
     }
 
     private void exec(String sql) throws SQLException {
