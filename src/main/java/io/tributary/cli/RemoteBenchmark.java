@@ -119,6 +119,14 @@ final class RemoteBenchmark implements Callable<Integer> {
                     + " other machines would (default: ${DEFAULT-VALUE}).")
     String workerPolicy;
 
+    @Option(
+            names = "--backfill-rate-limit",
+            defaultValue = "-1",
+            description =
+                    "The views' backfill_rate_limit in rows/s, in the local and the remote phases alike, to"
+                            + " see what a throttled build costs the INSERTs beside it; -1 for none (default: ${DEFAULT-VALUE}).")
+    long backfillRateLimit;
+
     /** Where the sink rounds' INSERTs are logged; null without {@code --latency-log}. */
     private InsertLatencyLog latencies;
 
@@ -235,7 +243,8 @@ final class RemoteBenchmark implements Callable<Integer> {
                                                 .map(d -> d.toNanos() / 1e9)
                                                 .orElse(0.0))
                                         .sum(),
-                                latencies);
+                                latencies,
+                                backfillRateLimit);
                         views.load(ps);
                         PooledLatencies pooled = new PooledLatencies();
                         List<RemoteViewReport.ViewRound> one = new ArrayList<>();
@@ -258,6 +267,10 @@ final class RemoteBenchmark implements Callable<Integer> {
                         List<RemoteViewReport.ViewRound> two = new ArrayList<>();
                         for (int r = 1; r <= rounds; r++) {
                             two.add(viewRound("2w" + r, views, false, ps, pooled));
+                        }
+                        if (backfillRateLimit >= 0) {
+                            System.out.println("bench remote views: every backfill limited to " + backfillRateLimit
+                                    + " rows/s (--backfill-rate-limit)");
                         }
                         RemoteViewReport.print(System.out, rows, serverCore, workerCore, one, two, pooled);
                     }

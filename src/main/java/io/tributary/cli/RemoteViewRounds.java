@@ -36,6 +36,8 @@ final class RemoteViewRounds {
     private final java.util.function.DoubleSupplier workersCpu;
     /** Where each timed INSERT is also written, or null. */
     private final InsertLatencyLog log;
+    /** The views' backfill rate limit in rows/s, or a negative number for none. */
+    private final long rateLimit;
 
     /**
      * One phase's INSERT latencies, the two backfills' rows/s together (NaN when the phase did not
@@ -56,6 +58,7 @@ final class RemoteViewRounds {
      * @param workersCpu the worker processes' CPU seconds so far, which each phase reports too
      * @param log where each timed INSERT is also written (phases {@code vi<round>} idle, {@code
      *     vl<round>} local, {@code vr<round>} remote), or null
+     * @param rateLimit the views' {@code backfill_rate_limit} in rows/s, or a negative number for none
      */
     RemoteViewRounds(
             long rows,
@@ -65,7 +68,8 @@ final class RemoteViewRounds {
             Statement tributary,
             ProcessHandle server,
             java.util.function.DoubleSupplier workersCpu,
-            InsertLatencyLog log) {
+            InsertLatencyLog log,
+            long rateLimit) {
         this.rows = rows;
         this.idleMs = idleMs;
         this.insert = insert;
@@ -74,6 +78,7 @@ final class RemoteViewRounds {
         this.server = server;
         this.workersCpu = workersCpu;
         this.log = log;
+        this.rateLimit = rateLimit;
     }
 
     /** Creates and fills the views' tables in Tributary and in PostgreSQL ({@code postgres}). */
@@ -122,6 +127,7 @@ final class RemoteViewRounds {
         tributary.execute("SET background_ddl = true");
         tributary.execute("SET remote_backfill = " + remote);
         tributary.execute("SET fallback_to_local = false");
+        tributary.execute("SET backfill_rate_limit = " + (rateLimit < 0 ? "DEFAULT" : Long.toString(rateLimit)));
         String agg = "agg_" + tag;
         String join = "join_" + tag;
         double cpuBefore = cpuSeconds();
