@@ -123,7 +123,7 @@ final class RemoteBenchmark implements Callable<Integer> {
             names = "--backfill-rate-limit",
             defaultValue = "-1",
             description =
-                    "The views' backfill_rate_limit in rows/s, in the local and the remote phases alike, to"
+                    "The views' backfill_rate_limit (rows/s per parallel unit of a backfill), in the local and the remote phases alike, to"
                             + " see what a throttled build costs the INSERTs beside it; -1 for none (default: ${DEFAULT-VALUE}).")
     long backfillRateLimit;
 

@@ -167,14 +167,14 @@ final class ScratchDirectory implements AutoCloseable {
                         }
                         if (name.endsWith(LOCK_SUFFIX) && Files.isRegularFile(entry, LinkOption.NOFOLLOW_LINKS)) {
                             Path dir = parent.resolve(name.substring(0, name.length() - LOCK_SUFFIX.length()));
-                            if (removeIfUnlocked(entry, dir, entry)) {
+                            if (removeIfUnlocked(entry, dir, entry, me)) {
                                 removed.add(dir);
                             }
                         } else if (Files.isDirectory(entry, LinkOption.NOFOLLOW_LINKS)
                                 && !Files.exists(parent.resolve(name + LOCK_SUFFIX), LinkOption.NOFOLLOW_LINKS)) {
                             Path rocksLock = entry.resolve("state").resolve("LOCK");
                             if (Files.isRegularFile(rocksLock, LinkOption.NOFOLLOW_LINKS)
-                                    && removeIfUnlocked(rocksLock, entry, null)) {
+                                    && removeIfUnlocked(rocksLock, entry, null, me)) {
                                 removed.add(entry);
                             }
                         }
@@ -199,9 +199,11 @@ final class ScratchDirectory implements AutoCloseable {
 
     /**
      * Removes {@code dir}, then {@code lockFile} when given, both while holding {@code lock}'s lock;
-     * false when another process holds it.
+     * false when another process holds it. {@code dir} goes only when it is a directory (not a link)
+     * that {@code me} owns: a lock file may outlive its directory (a sweep or a start killed between
+     * the two), and a directory another user made under that name is not this worker's to walk.
      */
-    private static boolean removeIfUnlocked(Path lock, Path dir, Path lockFile) throws IOException {
+    private static boolean removeIfUnlocked(Path lock, Path dir, Path lockFile, UserPrincipal me) throws IOException {
         try (FileChannel channel = FileChannel.open(lock, StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS)) {
             FileLock held;
             try {
@@ -212,7 +214,8 @@ final class ScratchDirectory implements AutoCloseable {
             if (held == null) {
                 return false;
             }
-            if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            if (Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)
+                    && me.equals(Files.getOwner(dir, LinkOption.NOFOLLOW_LINKS))) {
                 delete(dir);
             }
             if (lockFile != null) {

@@ -743,6 +743,32 @@ class StoredPlanTest {
         }
     }
 
+    /**
+     * The same through a plain view: a materialized view session 44's build created over a plain view
+     * whose text casts a constant to {@code time(0)} reads that view's text as that build did after the
+     * upgrade (the view's text is parsed again at every planning), while a view created now rounds.
+     */
+    @Test
+    void aViewOverAPlainViewWithATimePrecisionThatAnEarlierBuildCreatedIsStillMaintained() throws Exception {
+        try (Connection c = open(earlierBuild(0));
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE t (id INT PRIMARY KEY)");
+            st.execute("INSERT INTO t VALUES (1)");
+            st.execute("CREATE VIEW pv AS SELECT id, '10:20:30.5'::time(0) AS n FROM t");
+            st.execute("CREATE MATERIALIZED VIEW g AS SELECT * FROM pv");
+            assertEquals("1:10:20:30", rows(st, "SELECT id, n FROM g ORDER BY id"));
+        }
+        close();
+        try (Connection c = open(CalciteViewPlanner::new);
+                Statement st = c.createStatement()) {
+            st.execute("INSERT INTO t VALUES (2)");
+            awaitEquals(st, 2, "SELECT count(*) FROM g");
+            assertEquals("1:10:20:30 2:10:20:30", rows(st, "SELECT id, n FROM g ORDER BY id"));
+            st.execute("CREATE MATERIALIZED VIEW h AS SELECT * FROM pv");
+            assertEquals("1:10:20:31 2:10:20:31", rows(st, "SELECT id, n FROM h ORDER BY id"));
+        }
+    }
+
     /** The type of column {@code n} of view {@code view}, as pg_attribute and {@code \d} show it. */
     private static String attributeType(Statement st, String view) throws SQLException {
         return rows(

@@ -69,7 +69,8 @@ public final class CalciteViewPlanner implements ViewPlanner {
         ViewQueryConverter converter;
         RelRoot root;
         for (int rewrites = 0; ; rewrites++) {
-            node = node.accept(new ViewExpansion(catalog, null)).accept(new DerivedTableLabels(null));
+            node = node.accept(new ViewExpansion(catalog, null, build.pgTimePrecisions()))
+                    .accept(new DerivedTableLabels(null));
             try {
                 node = StatementRewrite.applyAll(node, DatabaseQualifiedNames.forView(catalog))
                         .statement();

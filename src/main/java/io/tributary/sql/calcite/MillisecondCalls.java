@@ -156,12 +156,9 @@ final class MillisecondCalls extends RexShuttle {
                 precision < MICROS_DIGITS && precision < operand.getType().getPrecision();
         if (to.getSqlTypeName() != operand.getType().getSqlTypeName()) {
             RexNode millis = rexBuilder.makeCall(operand.getType(), TimestampUnitCalls.TO_MILLIS, List.of(operand));
-            RexNode moved = keepMicros(call.clone(to, List.of(millis)), operand);
-            // only to timestamptz(p), which no build before session 45 could write: a view's cast to
-            // timestamp(p) from a timestamptz keeps its plan (it does not round yet)
-            return rounds && to.getSqlTypeName() == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
-                    ? round(to, moved, precision)
-                    : moved;
+            // not rounded to p yet: earlier builds' views hold such casts (Calcite's spelling, CAST(x AS
+            // TIMESTAMP(p) WITH LOCAL TIME ZONE), was read), and their plans must stay as they were
+            return keepMicros(call.clone(to, List.of(millis)), operand);
         }
         return rounds
                 ? round(to, operand, precision)

@@ -39,16 +39,31 @@ public final class ViewExpansion extends StatementRewrite {
     private final io.tributary.catalog.SearchPath path;
 
     private final int depth;
+    /**
+     * Whether a view's text is read with this build's time-precision casts ({@link
+     * ViewPlanningBuild#pgTimePrecisions}); false when a materialized view of an earlier build is planned.
+     */
+    private final boolean timePrecisions;
+
     private final Set<String> reads = new LinkedHashSet<>();
 
     ViewExpansion(Catalog catalog, io.tributary.catalog.SearchPath path) {
-        this(catalog, path, 0);
+        this(catalog, path, true);
     }
 
-    private ViewExpansion(Catalog catalog, io.tributary.catalog.SearchPath path, int depth) {
+    /**
+     * An expansion reading the views' text as the build that planned the statement did: {@code
+     * timePrecisions} false for a materialized view whose build read time-precision casts as Calcite.
+     */
+    ViewExpansion(Catalog catalog, io.tributary.catalog.SearchPath path, boolean timePrecisions) {
+        this(catalog, path, 0, timePrecisions);
+    }
+
+    private ViewExpansion(Catalog catalog, io.tributary.catalog.SearchPath path, int depth, boolean timePrecisions) {
         this.catalog = catalog;
         this.path = path;
         this.depth = depth;
+        this.timePrecisions = timePrecisions;
     }
 
     /**
@@ -58,7 +73,7 @@ public final class ViewExpansion extends StatementRewrite {
      * @throws TributaryException 42601 when the query does not parse
      */
     public static List<String> reads(String query, Catalog catalog) {
-        ViewExpansion collect = new ViewExpansion(catalog, null, MAX_DEPTH + 1);
+        ViewExpansion collect = new ViewExpansion(catalog, null, MAX_DEPTH + 1, true);
         parse(query).accept(collect);
         return List.copyOf(collect.reads);
     }
@@ -162,7 +177,8 @@ public final class ViewExpansion extends StatementRewrite {
                     SqlState.INVALID_RECURSION,
                     "infinite recursion detected in rules for relation \"" + view.name() + "\"");
         }
-        SqlNode body = parse(view.query()).accept(new ViewExpansion(found.home(), null, depth + 1));
+        SqlNode body = parse(view.query(), timePrecisions)
+                .accept(new ViewExpansion(found.home(), null, depth + 1, timePrecisions));
         return found.home() == catalog ? body : body.accept(new InDatabase(found.home()));
     }
 
@@ -172,7 +188,12 @@ public final class ViewExpansion extends StatementRewrite {
      * @throws TributaryException 42601 when it does not parse
      */
     static SqlNode parse(String query) {
-        String text = PgSyntaxText.rewrite(query);
+        return parse(query, true);
+    }
+
+    /** As {@link #parse(String)}, with the time-precision casts of {@code timePrecisions}'s build. */
+    private static SqlNode parse(String query, boolean timePrecisions) {
+        String text = PgSyntaxText.rewrite(query, io.tributary.common.types.PgTimeZone.UTC, timePrecisions);
         try {
             SqlNode node = SqlParser.create(text, CalciteSettings.PARSER).parseQuery();
             DistinctOnSelects.apply(node);

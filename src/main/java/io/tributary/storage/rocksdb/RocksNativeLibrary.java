@@ -23,8 +23,8 @@ import org.rocksdb.util.Environment;
  *
  * <p>Why: RocksJava extracts its 15 MB library to a new file in the temporary directory every time a
  * process loads it, and removes it only at a clean exit. Every process that ends by {@code kill -9}
- * (crash recovery, a killed worker, the crash tests) leaves its copy behind; a day of crash tests
- * filled a 250 GB disk with them. Here the library is extracted once to {@code
+ * (crash recovery, a killed worker, the crash tests) leaves its copy behind; 2,701 of them (39 GB)
+ * piled up on this project's CI machine in a day and, with the rest, filled its disk. Here the library is extracted once to {@code
  * <java.io.tmpdir>/tributary-rocksdbjni-<user>/<crc>-<size>/}, written under a temporary name and
  * renamed into place, so a process never maps half a file however many start at once, and every
  * later process maps the same file. The directory is the user's own ({@code rwx------}); one owned
@@ -45,6 +45,15 @@ final class RocksNativeLibrary {
      * from {@link #RESOURCE}; taking it from the same call keeps the two in step.
      */
     private static final String LOADED_NAME = Environment.getJniLibraryFileName("rocksdbjni");
+
+    /** The name a copy being extracted starts with, before it is renamed into place. */
+    private static final String PARTIAL_PREFIX = "extracting-";
+
+    /**
+     * How old a partial copy must be to count as abandoned: far longer than writing 15 MB takes, so
+     * a copy another process is still writing is never taken for one.
+     */
+    private static final long ABANDONED_AFTER_MS = 10 * 60_000;
 
     private RocksNativeLibrary() {}
 
@@ -95,7 +104,8 @@ final class RocksNativeLibrary {
         if (Files.isRegularFile(library, LinkOption.NOFOLLOW_LINKS) && Files.size(library) == entry.getSize()) {
             return dir;
         }
-        Path partial = Files.createTempFile(dir, "extracting-", ".tmp");
+        removeAbandonedExtractions(dir);
+        Path partial = Files.createTempFile(dir, PARTIAL_PREFIX, ".tmp");
         try {
             try (InputStream in = connection.getInputStream()) {
                 Files.copy(in, partial, StandardCopyOption.REPLACE_EXISTING);
@@ -109,6 +119,23 @@ final class RocksNativeLibrary {
             Files.deleteIfExists(partial);
         }
         return dir;
+    }
+
+    /**
+     * Deletes the partial copies in {@code dir} that a process killed while extracting left (15 MB
+     * each), those last written over {@link #ABANDONED_AFTER_MS} ago.
+     */
+    private static void removeAbandonedExtractions(Path dir) throws IOException {
+        long before = System.currentTimeMillis() - ABANDONED_AFTER_MS;
+        try (java.nio.file.DirectoryStream<Path> partials = Files.newDirectoryStream(dir, PARTIAL_PREFIX + "*")) {
+            for (Path partial : partials) {
+                if (Files.getLastModifiedTime(partial, LinkOption.NOFOLLOW_LINKS)
+                                .toMillis()
+                        < before) {
+                    Files.deleteIfExists(partial);
+                }
+            }
+        }
     }
 
     /**
